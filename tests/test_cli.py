@@ -1,0 +1,106 @@
+"""The command-line contract of stage 1 (other tools call these commands; keep them stable)."""
+import json
+import pytest
+from transformers import AutoTokenizer
+from conftest import azllm, DATA, ROOT
+
+
+def test_help_lists_every_command():
+    r = azllm('--help')
+    assert r.returncode == 0
+    for cmd in ('quickstart', 'tokenizer', 'fertility', 'train'): assert cmd in r.stdout
+
+
+def test_train_gives_an_autotokenizer_directory(small_tokenizer):
+    tok = AutoTokenizer.from_pretrained(small_tokenizer)
+    assert len(tok) == 4000
+    assert tok.convert_ids_to_tokens(4000 - 256 + 9) == '<|eot_id|>'
+    assert tok.pad_token == '<|finetune_right_pad_id|>'
+    text = 'Salam, dünya! İçərişəhər 2025 ☕'
+    assert tok.decode(tok(text)['input_ids'], skip_special_tokens=True) == text
+    chat = tok.apply_chat_template([{'role': 'user', 'content': 'Salam'}], tokenize=False, add_generation_prompt=True)
+    assert chat.startswith('<|begin_of_text|><|start_header_id|>user<|end_header_id|>')
+    assert (small_tokenizer/'azllm_config.yml').exists()
+
+
+def test_extend_keeps_every_llama3_id(tmp_path):
+    out = tmp_path/'ext'
+    r = azllm('tokenizer', 'extend', '--corpus', DATA/'az_train.txt', '--add', 500, '--out', out)
+    assert r.returncode == 0, r.stderr
+    from azllm.tokenizer import load_tokenizer
+    base, ext = load_tokenizer(), AutoTokenizer.from_pretrained(out)
+    assert len(ext) == len(base) + 500
+    ev = ext.get_vocab()
+    assert all(ev[t] == i for t, i in base.get_vocab().items())
+    assert min(ev[t] for t in set(ev) - set(base.get_vocab())) == len(base)
+
+
+def test_fertility_json_contract(small_tokenizer):
+    from azllm.tokenizer import default_base_tokenizer
+    r = azllm('fertility', '--tokenizer', default_base_tokenizer(), '--tokenizer', small_tokenizer,
+              '--text', DATA/'az_valid.txt', '--json')
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)['results']
+    assert [x['vocab_size'] for x in res] == [128_256, 4000]
+    for x in res:
+        assert set(x) >= {'tokenizer', 'vocab_size', 'fertility', 'continued_words', 'bytes_per_token', 'words_in_128k'}
+        assert 0 < x['continued_words'] < 1 and x['words_in_128k'] == pytest.approx(131_072 / x['fertility'])
+    assert res[1]['fertility'] < 0.7 * res[0]['fertility']
+
+
+def bad(r, *needles):
+    "A user error: exit code 2 and one clear line on stderr, never a traceback."
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert 'Traceback' not in r.stderr
+    assert r.stderr.startswith('azllm: error:'), r.stderr
+    for n in needles: assert n in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize('content,needle', [
+    (None, 'no such file'), (b'', 'empty'), (b'\x89PNG\r\n\x1a\n\x00\x00\x00', 'binary'),
+    ('Bakı şəhəri'.encode('cp1254', errors='replace') + b'\xfd\xfe', 'not valid UTF-8'), (b'\n\n  \n', 'holds no text')])
+def test_bad_corpus(tmp_path, content, needle):
+    corpus = tmp_path/'corpus.txt'
+    if content is not None: corpus.write_bytes(content)
+    out = tmp_path/'tok'
+    bad(azllm('tokenizer', 'train', '--corpus', corpus, '--vocab-size', 1000, '--out', out), needle)
+    assert list(tmp_path.iterdir()) == ([corpus] if content is not None else [])   # nothing half-written
+
+
+def test_vocab_too_small(tmp_path):
+    bad(azllm('tokenizer', 'train', '--corpus', DATA/'az_valid.txt', '--vocab-size', 300, '--out', tmp_path/'t'), 'too small', '513')
+    assert not (tmp_path/'t').exists()
+
+
+def test_unreadable_tokenizer(tmp_path):
+    (tmp_path/'tokenizer.json').write_text('{"this is": "not a tokenizer"')
+    bad(azllm('fertility', '--tokenizer', tmp_path/'tokenizer.json', '--text', DATA/'az_valid.txt'), 'cannot read tokenizer')
+    bad(azllm('tokenizer', 'extend', '--base', tmp_path/'missing', '--corpus', DATA/'az_valid.txt', '--add', 10,
+              '--out', tmp_path/'o'), 'no such file')
+    assert not (tmp_path/'o').exists()
+
+
+def test_run_config_errors_name_key_file_and_line(tmp_path):
+    cfg = tmp_path/'tok.yml'
+    cfg.write_text(f"stage: tokenizer\noutput_dir: {tmp_path/'out'}\ncorpus: [{DATA/'az_valid.txt'}]\nvocab_size: many\nlerning_rate: 1\n")
+    r = azllm('train', cfg)
+    bad(r, f'{cfg}:4: vocab_size', f'{cfg}:5: lerning_rate: unknown key')
+    r = azllm('train', cfg, 'vocab_size=1200', 'lerning_rate=null')
+    bad(r, 'lerning_rate: unknown key')
+
+
+def test_run_config_with_overrides_saves_resolved_config(tmp_path):
+    import yaml
+    cfg = tmp_path/'tok.yml'
+    cfg.write_text(f"stage: tokenizer\noutput_dir: {tmp_path/'out'}\ncorpus: [{DATA/'az_valid.txt'}]\nvocab_size: 5000\n")
+    r = azllm('train', cfg, 'vocab_size=900')
+    assert r.returncode == 0, r.stderr
+    saved = yaml.safe_load((tmp_path/'out'/'azllm_config.yml').read_text())
+    assert saved['vocab_size'] == 900 and saved['min_frequency'] == 2
+    assert len(AutoTokenizer.from_pretrained(tmp_path/'out')) == 900
+
+
+def test_shipped_configs_validate():
+    from azllm.core import load_config
+    from azllm.tokenizer import TokenizerRun
+    for f in sorted((ROOT/'configs').glob('tokenizer_*.yml')): load_config(f, TokenizerRun)
