@@ -137,8 +137,8 @@ def main():
             throughput_ratio=r['fast']['best_tok_per_s'] / r['hf']['best_tok_per_s'],
             peak_mem_ratio_mb8=r['fast']['peak_gib_mb8'] / r['hf']['peak_gib_mb8'],
             max_batch_ratio=fast_max / r['hf']['largest_micro_batch'],
-            max_batch_note='fast path largest micro-batch counts fast_ckpt (the fast path with activation checkpointing, '
-                           'which `azllm memory max-batch` switches on when a micro-batch does not fit otherwise)',
+            max_batch_note='largest micro-batch of the fast path counts the fast_ckpt row: the same fast path with '
+                           'grad_checkpointing: true (the config key a run sets when it needs the larger batch)',
             loss_max_abs_diff_50=(max(abs(x - y) for x, y in zip(r['hf']['losses'], r['fast']['losses']))
                                   if 'losses' in r['hf'] and 'losses' in r['fast'] else None))
     Path(a.out).write_text(json.dumps(res, indent=2) + '\n')

@@ -1,0 +1,66 @@
+"""azllm.memory: the published Llama 3.2 1B figures, the `memory estimate` command, and FSDP2 halving each rank's
+model state, measured on 2 gloo processes launched with torchrun."""
+import argparse, contextlib, io, json
+import pytest
+from azllm.core import AzllmError
+from azllm.memory import GIB, add_memory_parser, estimate_memory, run_measurement
+
+N_1B = 1_235_814_400   # Llama 3.2 1B
+
+
+@pytest.mark.parametrize('strategy,published', [('ddp', 9.23), ('fsdp', 1.17)])
+def test_published_llama_3_2_1b(strategy, published):
+    "Pure bf16 (2 + 2 + 2×2 bytes per parameter), in GiB, on 8 GPUs: within 3% of the published figures."
+    e = estimate_memory(N_1B, gpus=8, strategy=strategy, precision='bf16', optimizer='adamw')
+    assert abs(e['total_bytes'] / GIB / published - 1) < 0.03
+    assert e['total_bytes'] == e['params_bytes'] + e['grads_bytes'] + e['optimizer_bytes']
+    assert estimate_memory(N_1B, gpus=8, strategy=strategy) == e          # those are the defaults
+
+
+def cli(*argv) -> str:
+    ap = argparse.ArgumentParser(prog='azllm')
+    add_memory_parser(ap.add_subparsers(dest='command', required=True))
+    a = ap.parse_args(['memory', 'estimate', *map(str, argv)])
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): a.func(a)
+    return buf.getvalue()
+
+
+def test_cli_json_and_table():
+    j = json.loads(cli('--params', '1.2358144B', '--gpus', 8, '--strategy', 'fsdp', '--json'))
+    assert j['params'] == N_1B and abs(j['total_gib'] - 1.17) / 1.17 < 0.03
+    for k in ('params_bytes', 'grads_bytes', 'optimizer_bytes', 'activations_bytes', 'total_bytes'): assert isinstance(j[k], int)
+    j = json.loads(cli('--preset', 'llama-3.2-1b', '--micro-batch', 1, '--seq', 2048, '--precision', 'amp-bf16', '--json'))
+    assert j['params'] == N_1B and j['layers'] == 16 and j['activations_bytes'] > 0
+    t = cli('--preset', 'llama-3.2-1b', '--gpus', 8, '--strategy', 'fsdp', '--micro-batch', 2, '--seq', 2048, '--grad-checkpointing')
+    assert 'total per GPU' in t and 'activations' in t and 'FSDP gathered groups' in t
+
+
+def test_cli_mistakes():
+    with pytest.raises(AzllmError, match='give the number of parameters'): cli('--gpus', 8)
+    with pytest.raises(AzllmError, match='need the model shape'): cli('--params', '1B', '--micro-batch', 2, '--seq', 128)
+    with pytest.raises(AzllmError, match='unknown model preset'): cli('--preset', 'llama-huge')
+    with contextlib.redirect_stderr(io.StringIO()):
+        for bad in (['--params', 'lots'], ['--params', '1B', '--strategy', 'zero2'], ['--params', '1B', '--gpus', 0]):
+            with pytest.raises(SystemExit): cli(*bad)
+
+
+def test_fsdp_halves_each_rank():
+    "2 gloo processes: FSDP2 gives each rank exactly half of DDP's weights, gradients and AdamW moments."
+    m = run_measurement(('ddp', 'fsdp'), nproc=2, hidden=128, layers=2, vocab=32_000, heads=4, kv_heads=2, seq=32)
+    ddp, fsdp = m['results']
+    assert (ddp['strategy'], fsdp['strategy'], ddp['world_size'], fsdp['world_size']) == ('ddp', 'fsdp', 2, 2)
+    n = ddp['params']
+    est = estimate_memory(n, gpus=2, strategy='ddp', precision='fp32')
+    d0 = ddp['ranks'][0]
+    steps = d0['optimizer_bytes'] - est['optimizer_bytes']               # AdamW's fp32 step counters: 4 bytes per tensor
+    assert steps == 4 * (1 + 2 * 9 + 1)                                  # embedding, 9 tensors per layer, final norm
+    assert (d0['params_bytes'], d0['grads_bytes']) == (est['params_bytes'], est['grads_bytes'])
+    for r in ddp['ranks'] + fsdp['ranks']: assert r['total_bytes'] == r['params_bytes'] + r['grads_bytes'] + r['optimizer_bytes']
+    for r in fsdp['ranks']:
+        assert 2 * r['params_bytes'] == d0['params_bytes']
+        assert 2 * r['grads_bytes'] == d0['grads_bytes']
+        assert 2 * (r['optimizer_bytes'] - steps) == d0['optimizer_bytes'] - steps   # the step counters are not sharded
+    assert ddp['ranks'][0]['total_bytes'] == ddp['ranks'][1]['total_bytes']
+    assert fsdp['ranks'][0]['unsharded_after_forward_bytes'] == 4 * (32_000 * 128 + 128)  # root group gathered after forward
+    assert m['command'].startswith('torchrun --standalone --nproc_per_node=2 -m azllm.memory')
