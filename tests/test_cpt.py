@@ -97,3 +97,9 @@ def test_bad_inputs(tmp_path, small_tokenizer):
     other = train_tokenizer(list(read_documents(DATA/'az_valid.txt')), 1000)
     m = load_model('preset:llama-tiny', other); m.save_pretrained(tmp_path/'model'); other.save_pretrained(tmp_path/'model')
     bad(azllm('train', cfg, f'model={tmp_path/"model"}', 'vocab_transfer=false'), 'vocab_transfer: true')
+
+
+def test_shipped_cpt_configs_validate():
+    from azllm.core import load_config
+    from azllm.cpt import CPTRun
+    for f in sorted((ROOT/'configs').glob('cpt_*.yml')): load_config(f, CPTRun)

@@ -28,8 +28,17 @@ def dom(page:Path, tmp_path) -> str:
     return r.stdout
 
 
-@pytest.mark.parametrize('name,tables,plots', [('index', 1, 1), ('fertility', 2, 2), ('tokenizer', 0, 0), ('cli', 0, 0)])
-def test_page_renders(pages, tmp_path, name, tables, plots):
+PAGES = ['index', 'core', 'data', 'packing', 'tokenizer', 'fertility', 'memory', 'liger', 'model', 'cpt', 'sft', 'eval', 'pipeline', 'cli']
+MIN = {'index': (3, 1), 'fertility': (2, 2), 'memory': (1, 1), 'eval': (2, 2), 'pipeline': (0, 0)}   # tables, plots
+
+
+def test_every_notebook_has_a_page(pages):
+    assert sorted(p.stem for p in pages.glob('*.html')) == sorted(PAGES)
+
+
+@pytest.mark.parametrize('name', PAGES)
+def test_page_renders(pages, tmp_path, name):
+    tables, plots = MIN.get(name, (0, 0))
     html = dom(pages/f'{name}.html', tmp_path)
     assert '<h1' in html
     assert html.count('<table') >= tables, f'{name}: expected at least {tables} tables'
