@@ -62,7 +62,7 @@ def main():
     ap.add_argument('--no-readme', action='store_true', help='do not rewrite README.md')
     a = ap.parse_args()
     from nbdev.serve import proc_nbs
-    cache = proc_nbs(str(root/'nbs'), n_workers=0)
+    cache = proc_nbs(str(root/'nbs'), n_workers=0, force=True)   # a stale cache would render old outputs
     out = Path(a.out)
     shutil.rmtree(out, ignore_errors=True); out.mkdir(parents=True)
     problems = []
