@@ -45,6 +45,9 @@ def prepare(nb):
         if any(re.match(r'#\|\s*echo:\s*false', l) for l in lines): c.metadata.setdefault('tags', []).append('remove_input')
         c.source = '\n'.join(l for l in lines if not l.startswith('#|')).strip()
         for o in c.get('outputs', []):
+            md = o.get('data', {}).get('text/markdown')
+            if md:   # show_doc's link attributes are Quarto syntax; plain Markdown would print them
+                o['data']['text/markdown'] = re.sub(r'\{target="_blank"[^}]*\}', '', md if isinstance(md, str) else ''.join(md))
             text = o.get('text', '') if o.output_type == 'stream' else ''
             if o.output_type == 'error' or 'Traceback (most recent call last)' in text:
                 errors.append(f'cell {i}: {o.get("ename", "") or text[:200]}')
