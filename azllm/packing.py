@@ -11,11 +11,13 @@ from pathlib import Path
 import numpy as np
 import torch
 from tqdm import tqdm
+from fastcore.basics import patch
 from .core import AzllmError
 from .data import read_documents
 
 # %% auto #0
-__all__ = ['tokenize_to_file', 'PackedTokens', 'doc_attention', 'collate', 'WindowOrder', 'token_byte_lengths']
+__all__ = ['tokenize_to_file', 'PackedTokens', 'doc_positions', 'collate', 'WindowOrder', 'pack_rows', 'PackedRows',
+           'token_byte_lengths']
 
 # %% ../nbs/02_packing.ipynb #46a5722e
 def tokenize_to_file(sources, # corpus: files, directories or `datasets` names
@@ -54,9 +56,10 @@ class PackedTokens:
                  seq_len:int, # tokens per window
                  bos_id:int, # id of `<|begin_of_text|>`
                  keep_tail:bool=False, # also a last, shorter window with the leftover tokens (validation: every token scored)
+                 doc_mask:bool=False, # batches carry document-local position ids
                 ):
         self.tokens = np.memmap(path, dtype=np.uint32, mode='r')
-        self.seq_len, self.bos_id = seq_len, bos_id
+        self.seq_len, self.bos_id, self.doc_mask = seq_len, bos_id, doc_mask
         full, rest = divmod(len(self.tokens) - 1, seq_len)
         self.n = full + (1 if keep_tail and rest else 0)
         if full == 0: raise AzllmError(f"{path}: {len(self.tokens)} tokens are fewer than one window of seq_len={seq_len}+1")
@@ -67,34 +70,40 @@ class PackedTokens:
         "Tokens of window `i` (length `seq_len + 1`)."
         return np.asarray(self.tokens[i * self.seq_len: i * self.seq_len + self.seq_len + 1], dtype=np.int64)
 
-# %% ../nbs/02_packing.ipynb #ff306780
-def doc_attention(input_ids:torch.Tensor, # (batch, seq) inputs
+# %% ../nbs/02_packing.ipynb #b8770069
+def doc_positions(input_ids:torch.Tensor, # (batch, seq) inputs
                   bos_id:int, # a document starts at each bos
-                  dtype=torch.float32, # dtype of the additive mask
-                 ) -> tuple[torch.Tensor, torch.Tensor]:
-    "Position ids restarting at each document, and an additive 4-D mask causal within documents."
+                 ) -> torch.Tensor:
+    "Position ids that restart at 0 at each document's bos."
     B, T = input_ids.shape
-    doc = torch.cumsum(input_ids == bos_id, dim=1)
     idx = torch.arange(T, device=input_ids.device).expand(B, T)
     start = torch.where(input_ids == bos_id, idx, torch.zeros_like(idx))
-    start = torch.cummax(start, dim=1).values
-    pos = idx - start
-    allowed = (doc[:, :, None] == doc[:, None, :]) & torch.ones(T, T, dtype=torch.bool, device=input_ids.device).tril()
-    mask = torch.zeros(B, 1, T, T, dtype=dtype, device=input_ids.device).masked_fill(~allowed[:, None], torch.finfo(dtype).min)
-    return pos, mask
+    return idx - torch.cummax(start, dim=1).values
 
 def collate(windows:list[np.ndarray], # windows of `seq_len + 1` tokens
             bos_id:int, # bos id (labels equal to it are masked)
-            doc_mask:bool=False, # add document-local positions and attention mask
+            doc_mask:bool=False, # document-local attention: position ids that restart at each bos
            ) -> dict:
-    "A training batch: `input_ids`, `labels` (shifted, bos masked), and optionally `position_ids`/`attention_mask`."
+    "A batch: `input_ids`, `shift_labels` (the next token of each position; bos masked), and optionally `position_ids`."
     L = max(len(x) for x in windows)     # only a tail window is shorter: pad it with bos, whose labels are masked anyway
     w = torch.from_numpy(np.stack([np.pad(x, (0, L - len(x)), constant_values=bos_id) for x in windows]))
     inputs, labels = w[:, :-1].contiguous(), w[:, 1:].clone()
     labels[labels == bos_id] = -100
-    batch = dict(input_ids=inputs, labels=labels)
-    if doc_mask: batch['position_ids'], batch['attention_mask'] = doc_attention(inputs, bos_id)
+    batch = dict(input_ids=inputs, shift_labels=labels)
+    if doc_mask: batch['position_ids'] = doc_positions(inputs, bos_id)
     return batch
+
+@patch
+def batch(self:PackedTokens, idx:list[int], # window indices
+          doc_mask:bool=False, # document-local position ids
+         ) -> dict:
+    "The batch of windows `idx` (see `collate`)."
+    return collate([self.window(i) for i in idx], self.bos_id, doc_mask or self.doc_mask)
+
+@patch
+def count(self:PackedTokens, idx:list[int]) -> int:
+    "Number of scored labels in windows `idx` (every label but bos): the denominator of a step's loss."
+    return sum(int((self.window(i)[1:] != self.bos_id).sum()) for i in idx)
 
 # %% ../nbs/02_packing.ipynb #a2a48365
 class WindowOrder:
@@ -118,6 +127,71 @@ class WindowOrder:
         return [int(self._perm(p // self.n)[p % self.n]) for p in range(start, start + self.B)]
 
     def epoch(self, step:int) -> float: return step * self.global_batch / self.n
+
+# %% ../nbs/02_packing.ipynb #6de7e9c6
+def pack_rows(examples:list[dict], # each {'input_ids': [...], 'trained': [bool, ...]}
+              seq_len:int, # longest row
+              path:str|Path, # output directory
+             ) -> dict:
+    "Pack examples into rows of at most `seq_len` tokens (best-fit decreasing); write them to `path`; return counts."
+    import bisect
+    order = sorted(range(len(examples)), key=lambda i: -len(examples[i]['input_ids']))
+    rows, room = [], []                    # room: sorted list of (free tokens, row index)
+    for i in order:
+        n = len(examples[i]['input_ids'])
+        if n > seq_len: raise AzllmError(f"example {i} has {n} tokens, more than seq_len={seq_len}; truncate it first")
+        j = bisect.bisect_left(room, (n, -1))
+        if j < len(room):
+            free, r = room.pop(j); rows[r].append(i); bisect.insort(room, (free - n, r))
+        else:
+            rows.append([i]); bisect.insort(room, (seq_len - n, len(rows) - 1))
+    path = Path(path); path.mkdir(parents=True, exist_ok=True)
+    ids, trained, pos, bounds = [], [], [], [0]
+    for r in rows:
+        for i in r:
+            ex = examples[i]; ids += ex['input_ids']; trained += ex['trained']; pos += range(len(ex['input_ids']))
+        bounds.append(len(ids))
+    np.asarray(ids, dtype=np.uint32).tofile(path/'tokens.bin')
+    np.asarray(trained, dtype=np.uint8).tofile(path/'trained.bin')
+    np.asarray(pos, dtype=np.uint32).tofile(path/'positions.bin')
+    np.asarray(bounds, dtype=np.int64).tofile(path/'rows.bin')
+    return dict(examples=len(examples), rows=len(rows), tokens=len(ids), trained_tokens=int(sum(trained)),
+                fill=len(ids) / max(1, len(rows) * seq_len))
+
+class PackedRows:
+    "Rows of whole conversations written by `pack_rows`: `len`, `batch(idx)`, `count(idx)`."
+    def __init__(self, path:str|Path, # directory written by `pack_rows`
+                 pad_id:int, # token that pads a batch's shorter rows (its labels are masked)
+                ):
+        path = Path(path)
+        self.tokens = np.fromfile(path/'tokens.bin', dtype=np.uint32)
+        self.trained = np.fromfile(path/'trained.bin', dtype=np.uint8)
+        self.positions = np.fromfile(path/'positions.bin', dtype=np.uint32)
+        self.bounds = np.fromfile(path/'rows.bin', dtype=np.int64)
+        self.pad_id = pad_id
+
+    def __len__(self): return len(self.bounds) - 1
+
+    def _labels(self, i:int) -> np.ndarray:
+        a, b = self.bounds[i], self.bounds[i + 1]
+        lab = np.where(self.trained[a + 1:b] == 1, self.tokens[a + 1:b].astype(np.int64), -100)
+        return np.append(lab, -100)        # the last position of a row predicts nothing
+
+    def count(self, idx:list[int]) -> int:
+        "Trained labels in rows `idx`."
+        return sum(int(self.trained[self.bounds[i] + 1:self.bounds[i + 1]].sum()) for i in idx)
+
+    def batch(self, idx:list[int]) -> dict:
+        "`input_ids`, `shift_labels`, `position_ids` of rows `idx`, shorter rows padded (a separate masked segment)."
+        L = max(int(self.bounds[i + 1] - self.bounds[i]) for i in idx)
+        ids = np.full((len(idx), L), self.pad_id, dtype=np.int64)
+        lab = np.full((len(idx), L), -100, dtype=np.int64)
+        pos = np.tile(np.arange(L, dtype=np.int64), (len(idx), 1))
+        for r, i in enumerate(idx):
+            a, b = self.bounds[i], self.bounds[i + 1]; n = b - a
+            ids[r, :n] = self.tokens[a:b]; lab[r, :n] = self._labels(i); pos[r, :n] = self.positions[a:b]
+            pos[r, n:] = np.arange(L - n)
+        return dict(input_ids=torch.from_numpy(ids), shift_labels=torch.from_numpy(lab), position_ids=torch.from_numpy(pos))
 
 # %% ../nbs/02_packing.ipynb #02a0c663
 def _byte_decoder() -> dict:
