@@ -6,109 +6,29 @@ Docs: https://azllm.github.io/azllm/cpt.html.md"""
 
 # %% ../nbs/31_cpt.ipynb #3158ecc1
 from __future__ import annotations
-import contextlib, json, math, os, random, resource, shutil, time
+import json
 from pathlib import Path
-from typing import Literal, Optional, Union
-import numpy as np
+from typing import Literal, Optional
 import torch
-import torch.distributed as dist
-from tqdm import tqdm
-from .core import AzllmError, Config, atomic_dir, save_config, write_json, print0
+from .core import AzllmError, atomic_dir, write_json
 from .tokenizer import load_tokenizer
 from .model import load_model, transfer_vocabulary
-from .liger import apply_liger, compile_layers
-from .packing import tokenize_to_file, PackedTokens, WindowOrder, collate, token_byte_lengths
+from .packing import tokenize_to_file, PackedTokens
+from .runtime import Runtime
+from .trainer import TrainConfig, Trainer, run_training, inner_model
 
 # %% auto #0
-__all__ = ['SIDECAR', 'CPTRun', 'Dist', 'resolve_strategy', 'prepare_model', 'freeze_backbone', 'set_up_training', 'wrap_model',
-           'unwrap', 'make_optimizer', 'state_bytes', 'validate', 'list_checkpoints', 'save_checkpoint',
-           'load_checkpoint', 'save_final', 'train', 'max_micro_batch']
+__all__ = ['CPTRun', 'prepare_model', 'freeze_backbone', 'full_state_dict', 'save_final', 'CPTTask', 'train']
 
 # %% ../nbs/31_cpt.ipynb #fb1c4bc6
-class CPTRun(Config):
-    "Config of a continued pre-training run (one phase)."
+class CPTRun(TrainConfig):
+    "Config of a continued pre-training run (one phase): the shared training keys plus these."
     stage: Literal['cpt'] = 'cpt'
-    output_dir: str                              # run directory: checkpoints/, final/ (HF model), logs
-    model: str = 'preset:llama-tiny'             # preset:NAME (random init), a model directory, or a hub id
-    tokenizer: Optional[str] = None              # tokenizer to train with (default: the model's own)
     base_tokenizer: Optional[str] = None         # tokenizer the model was trained with (default: the model dir's; Llama 3 for presets)
     vocab_transfer: bool = True                  # if the tokenizers differ, resize and initialise new rows from pieces; false = error
-    train_data: list[str]                        # files, directories or datasets names
-    valid_data: list[str] = []                   # held-out text for loss, perplexity and bits per byte
     text_field: str = 'text'                     # field/column of tabular sources
-    seq_len: int = 2048                          # tokens per packed window
     doc_mask: bool = False                       # stop attention across document boundaries inside a window
     phase: Literal['embeddings', 'full'] = 'full'  # embeddings = train input embeddings + head only, backbone frozen
-    lr: float = 3e-4                             # peak learning rate
-    min_lr_ratio: float = 0.1                    # cosine decays to lr * min_lr_ratio
-    warmup_steps: int = 20                       # linear warmup
-    max_steps: Optional[int] = None              # optimizer steps; or set max_tokens
-    max_tokens: Optional[int] = None             # token budget: steps = ceil(max_tokens / (global batch * seq_len))
-    micro_batch: int = 4                         # windows per forward pass per process
-    grad_accum: int = 1                          # micro-batches per optimizer step
-    weight_decay: float = 0.1                    # AdamW decoupled weight decay (matrices only)
-    betas: tuple[float, float] = (0.9, 0.95)     # AdamW betas
-    grad_clip: float = 1.0                       # max global gradient norm (0 = off)
-    precision: Literal['auto', 'bf16', 'fp32'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU
-    strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
-    liger: Union[bool, Literal['auto']] = 'auto'  # Liger kernels; auto = on when CUDA and liger-kernel are present
-    liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
-    compile: Union[bool, Literal['auto']] = 'auto'  # torch.compile each decoder layer; auto = on with CUDA
-    grad_checkpointing: bool = False             # recompute activations in backward (less memory, ~15-20% slower)
-    eval_every: int = 100                        # steps between validations (and at the end)
-    eval_windows: Optional[int] = None           # cap on validation windows (None = all)
-    save_every: int = 100                        # steps between checkpoints (and at the end)
-    keep_last: int = 2                           # checkpoints to keep
-    checkpoint_dir: Optional[str] = None         # default output_dir/checkpoints; a URL (s3://bucket/run, ...) works via fsspec
-    resume: str = 'auto'                         # auto = latest complete checkpoint in output_dir; never; or a checkpoint path
-    log_every: int = 1                           # steps between log lines
-    seed: int = 0                                # model init (presets) and data order
-    tensorboard: bool = True                     # write TensorBoard logs to output_dir/tb
-
-# %% ../nbs/31_cpt.ipynb #c063f2e9
-class Dist:
-    "Rank, world size and device of this process."
-    def __init__(self):
-        self.world = int(os.environ.get('WORLD_SIZE', '1'))
-        self.rank, self.local_rank = int(os.environ.get('RANK', '0')), int(os.environ.get('LOCAL_RANK', '0'))
-        self.cuda = torch.cuda.is_available()
-        self.device = torch.device(f'cuda:{self.local_rank}') if self.cuda else torch.device('cpu')
-        if self.world > 1 and not dist.is_initialized():
-            if self.cuda: torch.cuda.set_device(self.device)
-            dist.init_process_group('nccl' if self.cuda else 'gloo')
-
-    @property
-    def main(self): return self.rank == 0
-
-    def barrier(self):
-        if self.world > 1: dist.barrier()
-
-    def mean(self, x:float) -> float:
-        "Average a float over processes."
-        if self.world == 1: return x
-        t = torch.tensor([x], dtype=torch.float64, device=self.device); dist.all_reduce(t); return t.item() / self.world
-
-    def sum(self, xs:list) -> list:
-        "Sum a list of floats over processes."
-        t = torch.tensor(xs, dtype=torch.float64, device=self.device)
-        if self.world > 1: dist.all_reduce(t)
-        return t.tolist()
-
-    def gather(self, obj) -> list:
-        "List of `obj` from every process."
-        if self.world == 1: return [obj]
-        out = [None] * self.world; dist.all_gather_object(out, obj); return out
-
-    def close(self):
-        if self.world > 1 and dist.is_initialized():
-            dist.barrier()              # without it, gloo runs sometimes abort at exit
-            dist.destroy_process_group()
-
-def resolve_strategy(cfg:CPTRun, d:Dist) -> str:
-    "The parallelism this run uses: none (1 process), ddp or fsdp2."
-    if d.world == 1: return 'none'
-    if cfg.strategy != 'auto': return cfg.strategy
-    return 'fsdp2' if os.environ.get('ACCELERATE_USE_FSDP', '').lower() in ('1', 'true') else 'ddp'
 
 # %% ../nbs/31_cpt.ipynb #096fefdc
 def prepare_model(cfg:CPTRun) -> tuple:
@@ -143,311 +63,48 @@ def freeze_backbone(model) -> dict:
     n = lambda ps: sum(p.numel() for p in ps)
     return dict(trainable=n(p for p in model.parameters() if p.requires_grad), frozen=n(p for p in model.parameters() if not p.requires_grad))
 
-# %% ../nbs/31_cpt.ipynb #9a24b895
-def set_up_training(model, cfg:CPTRun, cuda:bool) -> dict:
-    "Everything a run does to the bare model before wrapping: no KV cache, frozen backbone, compile, Liger, checkpointing."
-    info = {}
-    model.config.use_cache = False                  # no KV cache in training (it also breaks compiled layers)
-    if cfg.phase == 'embeddings': info['frozen'] = freeze_backbone(model)
-    info['compiled'] = compile_layers(model, cfg.compile, cuda)
-    info['liger'] = list(apply_liger(model, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
-    if cfg.grad_checkpointing: model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
-    return info
-
-def wrap_model(model, strategy:str, d:Dist, bf16:bool):
-    "Move `model` to the device and wrap it for DDP or FSDP2 (decoder layers first, then the root)."
-    model.to(d.device)
-    if strategy == 'ddp':
-        from torch.nn.parallel import DistributedDataParallel as DDP
-        return DDP(model, device_ids=[d.local_rank] if d.cuda else None)
-    if strategy == 'fsdp2':
-        from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
-        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32) if bf16 else MixedPrecisionPolicy()
-        for layer in model.model.layers: fully_shard(layer, mp_policy=mp)
-        fully_shard(model, mp_policy=mp)
-    return model
-
-def unwrap(model): return getattr(model, 'module', model)
-
-# %% ../nbs/31_cpt.ipynb #9a1d82d7
-def make_optimizer(model, cfg:CPTRun, cuda:bool, total_steps:int):
-    "AdamW over trainable parameters and a cosine schedule with warmup."
-    from transformers import get_cosine_with_min_lr_schedule_with_warmup
-    params = [p for p in model.parameters() if p.requires_grad]
-    groups = [dict(params=[p for p in params if p.ndim >= 2], weight_decay=cfg.weight_decay),
-              dict(params=[p for p in params if p.ndim < 2], weight_decay=0.0)]
-    opt = torch.optim.AdamW([g for g in groups if g['params']], lr=cfg.lr, betas=cfg.betas, fused=cuda)
-    sched = get_cosine_with_min_lr_schedule_with_warmup(opt, min(cfg.warmup_steps, total_steps), total_steps, min_lr_rate=cfg.min_lr_ratio)
-    return opt, sched
-
-def state_bytes(model, opt) -> dict:
-    "Bytes of parameters, gradients and optimizer state this process really holds (local shards under FSDP2)."
-    local = lambda t: t.to_local() if hasattr(t, 'to_local') else t
-    nb = lambda ts: sum(local(t).numel() * local(t).element_size() for t in ts)
-    return dict(params=nb(model.parameters()), grads=nb(p.grad for p in model.parameters() if p.grad is not None),
-                optimizer=nb(v for s in opt.state.values() for v in s.values() if torch.is_tensor(v) and v.ndim > 0))
-
-# %% ../nbs/31_cpt.ipynb #552ca6d2
-@torch.no_grad()
-def validate(model, data:PackedTokens, nbytes:np.ndarray, d:Dist, micro_batch:int, autocast, doc_mask:bool=False,
-             max_windows:Optional[int]=None) -> dict:
-    "Validation loss (nats/token), perplexity and bits per byte over `data`."
-    model.eval()
-    n = len(data) if max_windows is None else min(len(data), max_windows)
-    mine = list(range(d.rank, n, d.world))
-    steps = math.ceil(math.ceil(n / d.world) / micro_batch)
-    nll = toks = nb = 0.0
-    for s in range(steps):
-        idx = mine[s * micro_batch:(s + 1) * micro_batch]
-        batch = collate([data.window(i) for i in (idx or [0])], data.bos_id, doc_mask)
-        batch = {k: v.to(d.device) for k, v in batch.items()}
-        labels = batch.pop('labels')
-        with autocast: logits = model(**batch).logits
-        if not idx: continue                       # a padding pass, so every process runs the same collectives
-        loss = torch.nn.functional.cross_entropy(logits.float().flatten(0, 1), labels.flatten(), ignore_index=-100, reduction='sum')
-        valid = labels[labels != -100]
-        nll += loss.item(); toks += valid.numel(); nb += float(nbytes[valid.cpu().numpy()].sum())
-    model.train()
-    nll, toks, nb = d.sum([nll, toks, nb])
-    return dict(val_loss=nll / toks, val_ppl=math.exp(nll / toks), val_bpb=nll / (math.log(2) * nb), val_tokens=int(toks), val_bytes=int(nb))
-
-# %% ../nbs/31_cpt.ipynb #66193114
-SIDECAR = 'azllm_checkpoint.json'
-
-def _fs(path:str):
-    import fsspec
-    return fsspec.core.url_to_fs(path)
-
-def _is_url(path:str) -> bool: return '://' in str(path)
-
-def list_checkpoints(ckpt_dir:str) -> list[str]:
-    "Complete checkpoints under `ckpt_dir`, oldest first."
-    fs, root = _fs(str(ckpt_dir))
-    if not fs.exists(root): return []
-    dirs = sorted(p for p in fs.ls(root, detail=False) if Path(p).name.startswith('step_') and fs.exists(f'{p}/{SIDECAR}'))
-    return [f"{str(ckpt_dir).split('://')[0]}://{p}" if _is_url(ckpt_dir) else p for p in dirs]
-
-def _rng_state() -> dict:
-    return dict(torch=torch.get_rng_state(), cuda=torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
-                python=random.getstate(), numpy=np.random.get_state())
-
-def _set_rng_state(s:dict):
-    torch.set_rng_state(s['torch']); random.setstate(s['python']); np.random.set_state(s['numpy'])
-    if s['cuda'] and torch.cuda.is_available(): torch.cuda.set_rng_state_all(s['cuda'])
-
-# %% ../nbs/31_cpt.ipynb #1cd68837
-@contextlib.contextmanager
-def _single_process_ok():
-    "dcp warns when it runs without a process group; with one process that is intended."
-    import warnings
-    with warnings.catch_warnings():
-        warnings.filterwarnings('ignore', message='torch.distributed is disabled')
-        yield
-
-def save_checkpoint(ckpt_dir:str, step:int, model, opt, sched, cfg:CPTRun, d:Dist, extra:dict) -> str:
-    "Write a complete checkpoint for `step` (all processes call this), then prune to `cfg.keep_last`."
-    import torch.distributed.checkpoint as dcp
-    from torch.distributed.checkpoint.state_dict import get_state_dict
-    final = f'{ckpt_dir}/step_{step:06d}'
-    where = final if _is_url(ckpt_dir) else f'{ckpt_dir}/.step_{step:06d}.tmp'
-    if d.main and not _is_url(ckpt_dir): shutil.rmtree(where, ignore_errors=True); Path(where).mkdir(parents=True)
-    d.barrier()
-    msd, osd = get_state_dict(model, opt)
-    with _single_process_ok(): dcp.save({'model': msd, 'optim': osd}, checkpoint_id=where)
-    fs, path = _fs(where)
-    with fs.open(f'{path}/rng_rank{d.rank}.pt', 'wb') as f: torch.save(_rng_state(), f)
-    d.barrier()
-    if d.main:
-        with fs.open(f'{path}/scheduler.pt', 'wb') as f: torch.save(sched.state_dict(), f)
-        if not _is_url(ckpt_dir): os.replace(where, final)
-        fs, path = _fs(final)
-        with fs.open(f'{path}/{SIDECAR}', 'w') as f:
-            json.dump(dict(step=step, world_size=d.world, config=cfg.model_dump(mode='json'), **extra), f, indent=2)
-        for old in list_checkpoints(ckpt_dir)[:-cfg.keep_last]: _fs(old)[0].rm(_fs(old)[1], recursive=True)
-    d.barrier()
-    return final
-
-@contextlib.contextmanager
-def _quiet(logger:str):
-    import logging
-    lg = logging.getLogger(logger); old = lg.level; lg.setLevel(logging.CRITICAL)
-    try: yield
-    finally: lg.setLevel(old)
-
-def load_checkpoint(path:str, model, opt, sched, d:Dist) -> dict:
-    "Restore model, optimizer, scheduler and this process's RNG from a complete checkpoint; return its sidecar."
-    import torch.distributed.checkpoint as dcp
-    from torch.distributed.checkpoint.api import CheckpointException
-    from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
-    fs, p = _fs(path)
-    if not fs.exists(p): raise AzllmError(f"checkpoint {path} does not exist")
-    if not fs.exists(f'{p}/{SIDECAR}'): raise AzllmError(f"checkpoint {path} is incomplete (no {SIDECAR}); resume from an earlier one")
-    try:
-        with fs.open(f'{p}/{SIDECAR}') as f: meta = json.load(f)
-        msd, osd = get_state_dict(model, opt)
-        state = {'model': msd, 'optim': osd}
-        with _quiet(''), _single_process_ok(): dcp.load(state, checkpoint_id=path)   # dcp logs tracebacks on the root logger before raising
-        set_state_dict(model, opt, model_state_dict=state['model'], optim_state_dict=state['optim'])
-        with fs.open(f'{p}/scheduler.pt', 'rb') as f: sched.load_state_dict(torch.load(f, weights_only=False))
-        rng = f'{p}/rng_rank{d.rank}.pt'
-        if fs.exists(rng):
-            with fs.open(rng, 'rb') as f: _set_rng_state(torch.load(f, weights_only=False))
-    except AzllmError: raise
-    except (Exception, CheckpointException) as e:   # dcp's CheckpointException is not an Exception
-        raise AzllmError(f"checkpoint {path} is corrupt or does not match this model: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
-    return meta
-
-# %% ../nbs/31_cpt.ipynb #09217159
-def save_final(model, tok, out:str|Path, d:Dist) -> Optional[Path]:
-    "Save the trained model (gathered from all processes) and tokenizer as a Hugging Face directory."
+# %% ../nbs/31_cpt.ipynb #7daa25ee
+def full_state_dict(model) -> dict:
+    "The whole model's state dict on CPU, gathered from all processes (under FSDP2 every process must call this)."
     from torch.distributed.checkpoint.state_dict import get_model_state_dict, StateDictOptions
-    sd = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
-    if d.main:
+    return get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+
+def save_final(model, tok, out:str|Path, rt:Runtime) -> Path:
+    "Save the trained model (gathered from all processes) and its tokenizer as a Hugging Face directory."
+    sd = full_state_dict(model)
+    if rt.main:
         with atomic_dir(out) as tmp:
-            unwrap(model).save_pretrained(tmp, state_dict=sd, safe_serialization=True)
+            inner_model(model).save_pretrained(tmp, state_dict=sd, safe_serialization=True)
             tok.save_pretrained(tmp)
-    d.barrier()
+    rt.barrier()
     return Path(out)
 
-# %% ../nbs/31_cpt.ipynb #4a9fe823
-def _prepare_data(cfg:CPTRun, tok, out:Path, d:Dist, progress:bool=True) -> tuple:
-    data_dir = out/'data'
-    if d.main:
-        for split, src in [('train', cfg.train_data), ('valid', cfg.valid_data)]:
-            if src: write_json(tokenize_to_file(src, tok, data_dir/f'{split}.bin', cfg.text_field, progress=progress),
-                               data_dir/f'{split}.json')
-    d.barrier()
-    train = PackedTokens(data_dir/'train.bin', cfg.seq_len, tok.bos_token_id)
-    valid = PackedTokens(data_dir/'valid.bin', cfg.seq_len, tok.bos_token_id, keep_tail=True) if cfg.valid_data else None
-    return train, valid
+# %% ../nbs/31_cpt.ipynb #1f2d7c4a
+class CPTTask:
+    "Continued pre-training on the shared engine."
+    kind = 'cpt'
+    def __init__(self, progress:bool=True): self.progress = progress
 
-def _resume_path(cfg:CPTRun, ckpt_dir:str) -> Optional[str]:
-    if cfg.resume == 'never': return None
-    if cfg.resume == 'auto':
-        ck = list_checkpoints(ckpt_dir)
-        return ck[-1] if ck else None
-    return cfg.resume
-
-def _peak_memory(cuda:bool) -> float:
-    "Peak memory of this process in GiB: CUDA allocator peak on GPU, max RSS on CPU."
-    if cuda: return torch.cuda.max_memory_allocated() / 2**30
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-
-# %% ../nbs/31_cpt.ipynb #ee7ea043
-def train(cfg:CPTRun, progress:bool=True) -> Path:
-    "Run one CPT phase as `cfg` says; return the directory of the final Hugging Face model."
-    d, out = Dist(), Path(cfg.output_dir)
-    try:
-        # ---------------- setup ----------------
-        strategy = resolve_strategy(cfg, d)
-        if not (cfg.max_steps or cfg.max_tokens): raise AzllmError("set max_steps or max_tokens in the config")
-        bf16 = cfg.precision == 'bf16' or (cfg.precision == 'auto' and d.cuda)
-        if bf16 and not d.cuda and cfg.precision == 'bf16': raise AzllmError("precision: bf16 needs a GPU here; use auto or fp32 on CPU")
+    def load(self, cfg:CPTRun, rt:Runtime) -> tuple:
         model, tok, info = prepare_model(cfg)
-        if d.main: out.mkdir(parents=True, exist_ok=True); save_config(cfg, out/'azllm_config.yml'); tok.save_pretrained(out/'tokenizer')
-        train_data, valid_data = _prepare_data(cfg, tok, out, d, progress)
-        nbytes = token_byte_lengths(tok)
-        info.update(set_up_training(model, cfg, d.cuda))
-        model = wrap_model(model, strategy, d, bf16)
-        order = WindowOrder(len(train_data), cfg.micro_batch, cfg.grad_accum, d.world, cfg.seed)
-        tokens_per_step = order.global_batch * cfg.seq_len
-        max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / tokens_per_step) if cfg.max_tokens else None)
-        opt, sched = make_optimizer(model, cfg, d.cuda, max_steps)
-        autocast = torch.autocast('cuda', dtype=torch.bfloat16) if bf16 and strategy != 'fsdp2' else contextlib.nullcontext()
-        ckpt_dir, step = cfg.checkpoint_dir or f'{cfg.output_dir}/checkpoints', 0
-        if (rp := _resume_path(cfg, ckpt_dir)): step = load_checkpoint(rp, model, opt, sched, d)['step']; print0(f'resumed from {rp} at step {step}')
-        writer = None
-        if d.main and cfg.tensorboard:
-            from torch.utils.tensorboard import SummaryWriter
-            writer = SummaryWriter(str(out/'tb'))
-        if progress: print0(f'strategy={strategy} world={d.world} device={d.device} bf16={bf16} liger={info["liger"]} compiled={info["compiled"]} steps={max_steps} '
-               f'global batch={order.global_batch}x{cfg.seq_len} tokens')
-        log = open(out/'log.jsonl', 'a') if d.main else None
-        bar = tqdm(total=max_steps, initial=step, disable=not (progress and d.main), desc=f'cpt {cfg.phase}', unit='step')
-        val, t0, last = {}, time.perf_counter(), None
-        while step < max_steps:
-            # ---------------- validation ----------------
-            if valid_data is not None and step % cfg.eval_every == 0 and step > 0:
-                val = validate(model, valid_data, nbytes, d, cfg.micro_batch, autocast, cfg.doc_mask, cfg.eval_windows)
-            # ---------------- one training step ----------------
-            loss_sum = 0.0
-            for k in range(cfg.grad_accum):
-                sync = k == cfg.grad_accum - 1
-                batch = collate([train_data.window(i) for i in order.indices(step, k, d.rank)], tok.bos_token_id, cfg.doc_mask)
-                batch = {n: v.to(d.device, non_blocking=True) for n, v in batch.items()}
-                if strategy == 'fsdp2': model.set_requires_gradient_sync(sync)
-                ctx = model.no_sync() if strategy == 'ddp' and not sync else contextlib.nullcontext()
-                with ctx, autocast: loss = model(**batch).loss / cfg.grad_accum
-                with ctx: loss.backward()
-                loss_sum += loss.item()
-            gnorm = torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], cfg.grad_clip or float('inf'))
-            gnorm = gnorm.full_tensor().item() if hasattr(gnorm, 'full_tensor') else gnorm.item()
-            opt.step(); sched.step()
-            if 'state_bytes_per_rank' not in info: info['state_bytes_per_rank'] = d.gather(state_bytes(model, opt))
-            opt.zero_grad(set_to_none=True)
-            step += 1
-            # ---------------- logging ----------------
-            loss_avg, dt = d.mean(loss_sum), time.perf_counter() - t0
-            rec = dict(step=step, loss=loss_avg, lr=sched.get_last_lr()[0], grad_norm=gnorm, tokens=step * tokens_per_step,
-                       tok_per_s=tokens_per_step / dt, peak_mem_gib=_peak_memory(d.cuda))
-            t0, last = time.perf_counter(), rec
-            if d.main:
-                bar.update(1); bar.set_postfix(loss=f'{loss_avg:.3f}', tok_s=f'{rec["tok_per_s"]:,.0f}')
-                if step % cfg.log_every == 0 or step == max_steps: log.write(json.dumps(rec) + '\n'); log.flush()
-                if writer:
-                    for k_, v in rec.items():
-                        if k_ != 'step': writer.add_scalar(f'train/{k_}', v, step)
-            # ---------------- checkpoint ----------------
-            if step % cfg.save_every == 0 or step == max_steps:
-                save_checkpoint(ckpt_dir, step, model, opt, sched, cfg, d, dict(loss=loss_avg))
-        bar.close()
-        # ---------------- final validation and model ----------------
-        if valid_data is not None:
-            val = validate(model, valid_data, nbytes, d, cfg.micro_batch, autocast, cfg.doc_mask, cfg.eval_windows)
-            if writer:
-                for k_, v in val.items(): writer.add_scalar(f'valid/{k_}', v, step)
-        final = save_final(model, tok, out/'final', d)
-        if d.main:
-            summary = dict(steps=step, strategy=strategy, world_size=d.world, bf16=bf16, **info, last=last, **val)
-            write_json(summary, out/'summary.json')
-            if progress: print0(json.dumps({k: v for k, v in summary.items() if k.startswith('val_')}))
-            if writer: writer.close()
-            log.close()
-        return final
-    finally:
-        d.close()
+        if cfg.phase == 'embeddings': info['frozen'] = freeze_backbone(model)
+        return model, tok, info
 
-# %% ../nbs/31_cpt.ipynb #3f59cc7a
-def max_micro_batch(cfg:CPTRun, # the run config to measure
-                    limit:int=512, # largest micro-batch to try
-                   ) -> dict:
-    "Largest micro-batch of `cfg` whose training step fits on this GPU (one process)."
-    import gc
-    d = Dist()
-    if not d.cuda: raise AzllmError("memory max-batch measures on a CUDA GPU; on a CPU use `azllm memory estimate`")
-    model, tok, _ = prepare_model(cfg)
-    set_up_training(model, cfg, True)
-    model.to(d.device)
-    opt, _ = make_optimizer(model, cfg, True, 10)
-    bf16 = cfg.precision != 'fp32'
-    peaks = {}
-    def fits(mb):
-        ids = torch.randint(0, len(tok), (mb, cfg.seq_len), device=d.device)
-        torch.cuda.reset_peak_memory_stats()
-        try:
-            with torch.autocast('cuda', dtype=torch.bfloat16, enabled=bf16): loss = model(input_ids=ids, labels=ids).loss
-            loss.backward(); opt.step(); torch.cuda.synchronize()
-            peaks[mb] = torch.cuda.max_memory_allocated() / 2**30
-            return True
-        except torch.OutOfMemoryError: return False
-        finally:
-            opt.zero_grad(set_to_none=True); loss = None; gc.collect(); torch.cuda.empty_cache()
-    lo, hi = 0, 1
-    while hi <= limit and fits(hi): lo, hi = hi, hi * 2
-    hi = min(hi, limit + 1)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
-    if lo == 0: raise AzllmError(f"not even micro-batch 1 of {cfg.seq_len} tokens fits; try grad_checkpointing=true or a shorter seq_len")
-    return dict(max_micro_batch=lo, seq_len=cfg.seq_len, peak_gib=peaks[lo], gpu=torch.cuda.get_device_name(),
-                gpu_gib=torch.cuda.get_device_properties(0).total_memory / 2**30)
+    def data(self, cfg:CPTRun, tok, out:Path, rt:Runtime) -> tuple:
+        data_dir = out/'data'
+        if rt.main:
+            for split, src in [('train', cfg.train_data), ('valid', cfg.valid_data)]:
+                if src: write_json(tokenize_to_file(src, tok, data_dir/f'{split}.bin', cfg.text_field, progress=self.progress),
+                                   data_dir/f'{split}.json')
+        rt.barrier()
+        train = PackedTokens(data_dir/'train.bin', cfg.seq_len, tok.bos_token_id, doc_mask=cfg.doc_mask)
+        valid = PackedTokens(data_dir/'valid.bin', cfg.seq_len, tok.bos_token_id, keep_tail=True, doc_mask=cfg.doc_mask) if cfg.valid_data else None
+        return train, valid
+
+    def save_final(self, trainer:Trainer, out:Path): save_final(trainer.eng.model, trainer.tok, out, trainer.rt)
+
+def train(cfg:CPTRun, # the run config
+          progress:bool=True, # progress bar and printed lines
+         ) -> Path:
+    "Run one CPT phase as `cfg` says; return the directory of the final Hugging Face model."
+    return run_training(cfg, CPTTask(progress), progress)
