@@ -1,4 +1,4 @@
-"""Teach a Llama-family model to answer like an Azerbaijani telecom assistant: LoRA adapters through TRL, loss on the assistant's replies only, and the tools to see, merge and talk to the result.
+"""Teach a Llama-family model to answer like an Azerbaijani telecom assistant: LoRA adapters on the shared training engine, loss on the assistant's replies only, and the tools to see, merge and talk to the result.
 
 Docs: https://azllm.github.io/azllm/sft.html.md"""
 
@@ -6,26 +6,28 @@ Docs: https://azllm.github.io/azllm/sft.html.md"""
 
 # %% ../nbs/32_sft.ipynb #b2a2c836
 from __future__ import annotations
-import json, shutil, tempfile, warnings, weakref
+import json, shutil
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
-from datasets import Dataset
+import re
 from pydantic import Field
 from peft import LoraConfig, PeftModel
-from transformers import TextStreamer, PrinterCallback
-from trl import SFTConfig, SFTTrainer
-from trl.chat_template_utils import has_generation_markers
+from transformers import TextStreamer
 from .core import AzllmError, Config, atomic_dir, load_config, save_config, write_json, print0
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 from .model import load_model, transfer_vocabulary
+from .packing import pack_rows, PackedRows
+from .runtime import Runtime, seeded, quiet
+from .trainer import TrainConfig, Trainer, run_training
+from .cpt import full_state_dict
 
 # %% auto #0
-__all__ = ['LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats', 'check_chat_tokenizer', 'tokenize_chat', 'encode_chat',
-           'prepare_chats', 'token_strings', 'sft_preview', 'render_preview', 'fit_vocabulary', 'needs_embeddings',
-           'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model', 'sft_args', 'build_trainer',
-           'loss_history', 'train_sft', 'save_sft', 'run_sft', 'plot_loss', 'load_adapted', 'merge_adapter',
-           'load_chat_model', 'generate_reply', 'chat']
+__all__ = ['LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats', 'has_generation_markers', 'check_chat_tokenizer',
+           'tokenize_chat', 'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview', 'render_preview',
+           'fit_vocabulary', 'needs_embeddings', 'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model',
+           'encode_chats', 'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_dir_of', 'load_adapted',
+           'merge_adapter', 'load_chat_model', 'generate_reply', 'chat']
 
 # %% ../nbs/32_sft.ipynb #900f88d2
 def _jsonl_chats(path:Path) -> list[dict]:
@@ -69,6 +71,10 @@ def read_chats(src, # messages JSONL file(s), a directory of them, or a `dataset
     return out
 
 # %% ../nbs/32_sft.ipynb #962508e3
+def has_generation_markers(template:str) -> bool:
+    "Whether a chat template marks the trained spans with `{% generation %}` (what `return_assistant_tokens_mask` needs)."
+    return re.search(r"\{%-?\s*generation\s*-?%\}", template) is not None
+
 def check_chat_tokenizer(tok, # a tokenizer from `load_tokenizer`
                         ):
     "Make `tok` fit for assistant-only training: a template with generation markers and a pad token that is not `<|eot_id|>`."
@@ -228,39 +234,26 @@ def lora_config(model, # the model to adapt (for tied embeddings and module name
                       modules_to_save=['embed_tokens', 'lm_head'] if train_embeddings else None,
                       ensure_weight_tying=tied and train_embeddings)
 
-# %% ../nbs/32_sft.ipynb #62a45940
-class SFTRun(Config):
-    "Config of the LoRA SFT stage."
+# %% ../nbs/32_sft.ipynb #41f3dbba
+class SFTRun(TrainConfig):
+    "Config of the LoRA SFT stage: the shared training keys with SFT's defaults, plus LoRA."
     stage: Literal['sft'] = 'sft'
-    output_dir: str                                     # adapter, tokenizer, resolved config and loss history go here
     model: str                                          # base model: a directory (e.g. the CPT output), a hub id, or preset:NAME
-    tokenizer: Optional[str] = None                     # default: the model directory's tokenizer, else Llama 3
-    train_data: Union[str, list[str]]                   # messages JSONL file(s), a directory of them, or a datasets directory
-    valid_data: Union[str, list[str], None] = None      # same, held out: valid loss at the start, every eval_every steps, the end
     lora_r: int = Field(16, gt=0)                       # LoRA rank
     lora_alpha: int = Field(32, gt=0)                   # LoRA scale is lora_alpha / lora_r
     lora_dropout: float = Field(0.05, ge=0, lt=1)       # dropout on the LoRA input
     target_modules: list[str] = LLAMA_PROJECTIONS       # linear layers that get adapters
     train_embeddings: Union[Literal['auto'], bool] = 'auto'  # also train embed_tokens + lm_head; auto: when the vocabulary changed
+    truncation: Literal['truncate', 'drop'] = 'truncate'  # conversations longer than seq_len: keep the first seq_len tokens, or drop them
     lr: float = Field(1e-4, gt=0)                       # peak learning rate (AdamW)
-    lr_scheduler: str = 'cosine'                        # transformers scheduler name: cosine, linear, constant_with_warmup, ...
-    warmup: float = Field(0.03, ge=0)                   # warmup: a fraction of the steps if < 1, else a number of steps
+    warmup_steps: int = Field(10, ge=0)                 # linear warmup
     weight_decay: float = Field(0.0, ge=0)              # AdamW weight decay
-    epochs: float = Field(3.0, gt=0)                    # passes over the training data
-    max_steps: Optional[int] = Field(None, gt=0)        # if set, stop after this many optimizer steps (overrides epochs)
-    batch_size: int = Field(4, gt=0)                    # examples (packed rows with packing) per device per micro-step
-    grad_accum: int = Field(1, gt=0)                    # micro-steps per optimizer step
-    max_length: int = Field(2048, gt=0)                 # longest example in tokens (packed row length with packing)
-    truncation: Literal['truncate', 'drop'] = 'truncate'  # longer examples: keep the first max_length tokens, or drop them
-    packing: bool = False                               # pack examples into rows of max_length, padding-free, no cross-attention
-    log_every: int = Field(10, gt=0)                    # train loss logged every N steps
-    eval_every: int = Field(0, ge=0)                    # valid loss every N steps (0: only at the start and the end)
-    seed: int = 0                                       # LoRA init, data order, dropout
-    bf16: Union[Literal['auto'], bool] = 'auto'         # bf16 autocast; auto: on a GPU that supports it
-    gradient_checkpointing: bool = False                # trade compute for activation memory
-    attn_implementation: Literal['sdpa', 'eager', 'flash_attention_2'] = 'sdpa'  # attention kernel
+    epochs: Optional[float] = Field(3.0, gt=0)          # passes over the training rows (max_steps, if set, wins)
+    log_every: int = Field(10, gt=0)                    # steps between log lines
+    eval_every: int = Field(0, ge=0)                    # valid loss every N steps (0: only at the end)
+    save_every: int = Field(200, gt=0)                  # steps between checkpoints (and at the end)
 
-# %% ../nbs/32_sft.ipynb #093718ad
+# %% ../nbs/32_sft.ipynb #291ea821
 def sft_tokenizer(cfg:SFTRun):
     "The run's tokenizer: `cfg.tokenizer`, else the model directory's, else Llama 3; checked for chat training."
     src = cfg.tokenizer or (cfg.model if _has_tokenizer(cfg.model) else None)
@@ -291,112 +284,90 @@ def sft_model(cfg:SFTRun, tok) -> tuple:
                          "so the new rows must train: set train_embeddings to auto or true")
     return model, resized, emb
 
-def sft_args(cfg:SFTRun, # the run config
-             workdir:str, # scratch directory of the trainer (nothing is kept there)
-             has_valid:bool, # whether there is a validation set
-             progress:bool=True, # progress bar and printed logs
-            ) -> SFTConfig:
-    "TRL's `SFTConfig` for `cfg`, with CPU-safe settings where no GPU is present."
-    cpu = not torch.cuda.is_available()
-    bf16 = (not cpu and torch.cuda.is_bf16_supported()) if cfg.bf16 == 'auto' else cfg.bf16
-    if bf16 and cpu: raise AzllmError("bf16: true needs a GPU; use bf16: auto on a CPU")
-    # transformers 5.24 renamed gradient_checkpointing (TRL defaults it to True) and warns on the old name
-    ckpt = 'activation_checkpointing' if 'activation_checkpointing' in SFTConfig.__dataclass_fields__ else 'gradient_checkpointing'
-    return SFTConfig(
-        output_dir=workdir, assistant_only_loss=True, max_length=cfg.max_length, packing=cfg.packing,
-        learning_rate=cfg.lr, lr_scheduler_type=cfg.lr_scheduler, warmup_steps=cfg.warmup, weight_decay=cfg.weight_decay,
-        num_train_epochs=cfg.epochs, max_steps=cfg.max_steps or -1, per_device_train_batch_size=cfg.batch_size,
-        per_device_eval_batch_size=cfg.batch_size, gradient_accumulation_steps=cfg.grad_accum, seed=cfg.seed,
-        logging_steps=cfg.log_every, logging_first_step=True, eval_on_start=has_valid,
-        eval_strategy='steps' if has_valid and cfg.eval_every else 'no', eval_steps=cfg.eval_every or None,
-        save_strategy='no', report_to='none', disable_tqdm=not progress,
-        use_cpu=cpu, bf16=bf16, **{ckpt: cfg.gradient_checkpointing})
-
-def build_trainer(cfg:SFTRun, # the run config
-                  progress:bool=True, # progress bar and printed logs
-                 ) -> SFTTrainer:
-    "Read and check the data, load tokenizer and model, and make TRL's `SFTTrainer` with a LoRA adapter."
-    tok = sft_tokenizer(cfg)
-    train, st_train = prepare_chats(read_chats(cfg.train_data), tok, cfg.max_length, cfg.truncation)
-    valid, st_valid = prepare_chats(read_chats(cfg.valid_data, split='validation'), tok, cfg.max_length, cfg.truncation) \
-                      if cfg.valid_data else (None, None)
-    for name, st in (('train', st_train), ('valid', st_valid)):
-        if st: print0(f"{name}: {st['kept']} of {st['examples']} examples, {st['trained_tokens']:,} of {st['tokens']:,} tokens trained; "
-                      f"longer than max_length={cfg.max_length}: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
-    model, resized, emb = sft_model(cfg, tok)
-    if resized: print0(f"model resized to the tokenizer: {resized}")
-    as_ds = lambda rows: Dataset.from_list([{'messages': r['messages']} for r in rows])
-    workdir = tempfile.mkdtemp(prefix='azllm-sft-')        # TRL needs one; with save_strategy='no' it stays empty
-    trainer = SFTTrainer(model=model, args=sft_args(cfg, workdir, valid is not None, progress),
-                         train_dataset=as_ds(train), eval_dataset=as_ds(valid) if valid else None, processing_class=tok,
-                         peft_config=lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.target_modules, emb))
-    if not progress: trainer.remove_callback(PrinterCallback)
-    weakref.finalize(trainer, shutil.rmtree, workdir, True)
-    trainer.azllm_info = dict(data=dict(train=st_train, valid=st_valid), resized=resized, train_embeddings=emb)
-    return trainer
-
-# %% ../nbs/32_sft.ipynb #da38ec1b
-def loss_history(log_history:list[dict]) -> dict:
-    "Train and valid loss by step from a `Trainer`'s `state.log_history`."
-    return dict(train=[dict(step=h['step'], loss=h['loss']) for h in log_history if 'loss' in h],
-                valid=[dict(step=h['step'], loss=h['eval_loss']) for h in log_history if 'eval_loss' in h])
+def encode_chats(chats:list[dict], # from `read_chats`
+                 tok, # a tokenizer that passed `check_chat_tokenizer`
+                 seq_len:int, # longest conversation in tokens
+                 truncation:str='truncate', # 'truncate' or 'drop' longer ones
+                ) -> tuple[list[dict], dict]:
+    "Encoded conversations (`input_ids`, `trained`) cut to `seq_len`, and counts."
+    kept, st = prepare_chats(chats, tok, seq_len, truncation)
+    encs = [encode_chat(ex, i, tok) for i, ex in enumerate(kept)]
+    return [dict(input_ids=e['input_ids'][:seq_len], trained=e['trained'][:seq_len]) for e in encs], st
 
 def _base_ref(spec:str) -> str:
     return spec if spec.startswith('preset:') or not Path(spec).exists() else str(Path(spec).resolve())
 
-def train_sft(cfg:SFTRun, # the run config
-              progress:bool=True, # progress bar and printed logs
-             ) -> SFTTrainer:
-    "Build the trainer and train; the valid loss is also measured at the last step. Returns the trainer."
-    with warnings.catch_warnings():     # peft/TRL still call the renamed `is_gradient_checkpointing`; not ours to fix
-        warnings.filterwarnings('ignore', message='.*is_gradient_checkpointing.*', category=FutureWarning)
-        trainer = build_trainer(cfg, progress)
-        trainer.train()
-    last_eval = max((h['step'] for h in trainer.state.log_history if 'eval_loss' in h), default=None)
-    if trainer.eval_dataset is not None and last_eval != trainer.state.global_step: trainer.evaluate()
-    shutil.rmtree(trainer.args.output_dir, ignore_errors=True)      # the trainer's scratch directory (empty)
-    hist = loss_history(trainer.state.log_history)
-    if hist['valid']: print0(f"valid loss {hist['valid'][0]['loss']:.3f} -> {hist['valid'][-1]['loss']:.3f}")
-    return trainer
+# %% ../nbs/32_sft.ipynb #43cdc93a
+class SFTTask:
+    "LoRA supervised fine-tuning on the shared engine."
+    kind = 'sft'
+    def __init__(self, progress:bool=True): self.progress = progress
 
-def save_sft(trainer:SFTTrainer, # from `train_sft`
-             cfg:SFTRun, # its config
-            ) -> Path:
-    "Write adapter, tokenizer, resolved config and loss history to `cfg.output_dir`, atomically, from the main process."
-    out = Path(cfg.output_dir)
-    if trainer.is_world_process_zero():
-        model, tok = trainer.model, trainer.processing_class
-        with atomic_dir(out) as tmp:
-            model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model)
-            # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
-            model.save_pretrained(tmp, save_embedding_layers=False)
-            tok.save_pretrained(tmp)
-            if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
-                base, _, _ = sft_model(cfg, tok)
-                base.save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
-            save_config(cfg, tmp/'azllm_config.yml')
-            write_json(dict(loss_history(trainer.state.log_history), **trainer.azllm_info), tmp/'loss_history.json')
-    trainer.accelerator.wait_for_everyone()
-    return out
+    def load(self, cfg:SFTRun, rt:Runtime) -> tuple:
+        from peft import get_peft_model
+        tok = sft_tokenizer(cfg)
+        model, resized, emb = sft_model(cfg, tok)
+        if resized: rt.print(f"model resized to the tokenizer: {resized}")
+        with seeded(cfg.seed), quiet('.*is_gradient_checkpointing.*'):
+            model = get_peft_model(model, lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.target_modules, emb))
+        n = lambda train: sum(p.numel() for p in model.parameters() if p.requires_grad == train)
+        return model, tok, dict(resized=resized, train_embeddings=emb, trainable=n(True), frozen=n(False))
+
+    def data(self, cfg:SFTRun, tok, out:Path, rt:Runtime) -> tuple:
+        if rt.main:
+            stats = {}
+            for split, src in [('train', cfg.train_data), ('valid', cfg.valid_data)]:
+                if not src: continue
+                encs, st = encode_chats(read_chats(src, split='train' if split == 'train' else 'validation'), tok, cfg.seq_len, cfg.truncation)
+                stats[split] = dict(st, **pack_rows(encs, cfg.seq_len, out/'data'/split))
+                rt.print(f"{split}: {st['kept']} of {st['examples']} conversations, {st['trained_tokens']:,} of {st['tokens']:,} tokens "
+                         f"trained, {stats[split]['rows']} rows of <= {cfg.seq_len} ({stats[split]['fill']:.0%} full); longer than "
+                         f"seq_len: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
+            write_json(stats, out/'data'/'stats.json')
+        rt.barrier()
+        train = PackedRows(out/'data'/'train', tok.pad_token_id)
+        valid = PackedRows(out/'data'/'valid', tok.pad_token_id) if cfg.valid_data else None
+        return train, valid
+
+    def save_final(self, trainer:Trainer, out:Path):
+        "The adapter in peft's format, with the tokenizer (and, for a preset, the base it loads onto)."
+        model, tok, cfg, rt = trainer.eng.model, trainer.tok, trainer.cfg, trainer.rt
+        sd = full_state_dict(model)
+        if rt.main:
+            peft_model = inner_peft(model)
+            with atomic_dir(out) as tmp:
+                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model)
+                # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
+                peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
+                tok.save_pretrained(tmp)
+                if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
+                    base, _, _ = sft_model(cfg, tok)
+                    base.save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
+                save_config(cfg, tmp/'azllm_config.yml')
+        rt.barrier()
+
+def inner_peft(model):
+    "The peft model under DDP/FSDP wrappers."
+    return getattr(model, 'module', model)
 
 def run_sft(cfg:SFTRun, # the run config
-            progress:bool=True, # progress bar and printed logs
+            progress:bool=True, # progress bar and printed lines
            ) -> Path:
-    "Train a LoRA adapter as `cfg` says; write adapter, tokenizer, resolved config and loss history to `cfg.output_dir`."
-    return save_sft(train_sft(cfg, progress), cfg)
+    "Train a LoRA adapter as `cfg` says; return the run's `final/` adapter directory."
+    return run_training(cfg, SFTTask(progress), progress)
 
-# %% ../nbs/32_sft.ipynb #f17fdd89
-def plot_loss(history:dict|str|Path, # `loss_history.json` content, the file, or a run directory
+# %% ../nbs/32_sft.ipynb #e57b9a02
+def plot_loss(run:str|Path, # a run directory (or its log.jsonl)
               path:str|Path|None=None, # save the figure here (PNG) instead of returning it only
              ):
-    "Train and valid loss against optimizer steps."
+    "Train and valid loss against optimizer steps, from a run's `log.jsonl`."
     import matplotlib.pyplot as plt
-    if not isinstance(history, dict):
-        p = Path(history)
-        history = json.loads((p/'loss_history.json' if p.is_dir() else p).read_text())
+    p = Path(run)
+    recs = [json.loads(l) for l in open(p if p.is_file() else p/'log.jsonl')]
     fig, ax = plt.subplots(figsize=(5, 3), dpi=80)
-    for k, style in (('train', '-'), ('valid', 'o--')):
-        if history.get(k): ax.plot([h['step'] for h in history[k]], [h['loss'] for h in history[k]], style, label=k)
+    for key, label, style in (('loss', 'train', '-'), ('val_loss', 'valid', 'o--')):
+        pts = [(r['step'], r[key]) for r in recs if key in r]
+        if pts: ax.plot(*zip(*pts), style, label=label)
     ax.set_xlabel('step'); ax.set_ylabel('loss (assistant tokens)'); ax.legend(); fig.tight_layout()
     if path: fig.savefig(path)
     return fig
@@ -409,13 +380,20 @@ def _adapter_base(adapter_dir:Path) -> str:
         raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; name the base model")
     return ref
 
-def load_adapted(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA directory)
+def adapter_dir_of(path:str|Path) -> Path|None:
+    "The adapter directory of `path`: itself if it holds `adapter_config.json`, else an SFT run's `final/`; None if neither."
+    p = Path(path)
+    for d in (p, p/'final'):
+        if (d/'adapter_config.json').exists(): return d
+    return None
+
+def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or any peft LoRA directory
                  base:str|None=None, # base model dir or hub id; default: the one the adapter records
                 ) -> tuple:
     "The base model with the adapter on it, in eval mode, and the adapter's tokenizer: (PeftModel, tokenizer)."
-    adapter_dir = Path(adapter_dir)
-    if not (adapter_dir/'adapter_config.json').exists():
-        raise AzllmError(f"{adapter_dir}: not an adapter directory (no adapter_config.json)")
+    found = adapter_dir_of(adapter_dir)
+    if found is None: raise AzllmError(f"{adapter_dir}: not an adapter directory (no adapter_config.json, nor final/adapter_config.json)")
+    adapter_dir = found
     base = base or _adapter_base(adapter_dir)
     tok = check_chat_tokenizer(load_tokenizer(adapter_dir if _has_tokenizer(adapter_dir) else base if _has_tokenizer(base) else None))
     model = load_model(base, tok)
@@ -437,7 +415,7 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
     with atomic_dir(out) as tmp:
         merged.save_pretrained(tmp)
         tok.save_pretrained(tmp)
-        write_json(dict(base=model_dir_or_spec or _adapter_base(Path(adapter_dir)), adapter=str(Path(adapter_dir).resolve())),
+        write_json(dict(base=model_dir_or_spec or _adapter_base(adapter_dir_of(adapter_dir)), adapter=str(adapter_dir_of(adapter_dir).resolve())),
                    tmp/'azllm_merge.json')
     return Path(out)
 
@@ -447,7 +425,7 @@ def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub i
                    ) -> tuple:
     "Model and tokenizer for chatting: (model in eval mode, tokenizer)."
     if adapter is not None: return load_adapted(adapter, str(model_dir))
-    if (Path(model_dir)/'adapter_config.json').exists(): return load_adapted(model_dir)
+    if adapter_dir_of(model_dir) is not None: return load_adapted(model_dir)
     tok = check_chat_tokenizer(load_tokenizer(model_dir if _has_tokenizer(model_dir) else None))
     return load_model(str(model_dir), tok).eval(), tok
 
