@@ -19,8 +19,8 @@ from .tokenizer import load_tokenizer, EOT
 from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
-from .cpt import Dist, validate
-from .sft import _has_tokenizer, _adapter_base   # one definition of "a directory with a tokenizer" and "the base an adapter records"
+from .runtime import Runtime, validate
+from .sft import _has_tokenizer, _adapter_base, adapter_dir_of   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
 
 # %% auto #0
 __all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval', 'score_text',
@@ -61,7 +61,7 @@ class EvalRun(Config):
     prompts: list[str] = AZ_PROMPTS              # generation prompts
     max_new_tokens: int = Field(64, gt=0)        # longest generation (greedy, stops at <|eot_id|> or eos)
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
-    runs: dict[str, str] = {}                    # label -> run directory (CPT log.jsonl, SFT loss_history.json) for the loss plots
+    runs: dict[str, str] = {}                    # label -> run directory (its log.jsonl) for the loss plots
 
     @field_validator('models')
     @classmethod
@@ -102,10 +102,10 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
     name, path = name or path, str(path)
     if not path.startswith('preset:') and not Path(path).exists() and _looks_local(path):
         raise AzllmError(f"model {name!r}: {path}: no such model directory")
-    if adapter is None and (Path(path)/'adapter_config.json').exists(): adapter, path = path, None
+    if adapter is None and adapter_dir_of(path) is not None: adapter, path = str(adapter_dir_of(path)), None
     if adapter is not None:
         adapter = str(adapter)
-        if not (Path(adapter)/'adapter_config.json').exists():
+        if adapter_dir_of(adapter) is None:
             raise AzllmError(f"model {name!r}: {adapter} is not an adapter directory (no adapter_config.json)")
         try: path = path or _adapter_base(Path(adapter))
         except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
@@ -167,7 +167,7 @@ def score_text(model, tok, # a causal LM and its tokenizer
     if int(os.environ.get('WORLD_SIZE', '1')) > 1: raise AzllmError("evaluation runs in one process: start it with azllm or python, not torchrun")
     if seq_len > model.config.max_position_embeddings:
         raise AzllmError(f"seq_len {seq_len} is beyond the model's limit of {model.config.max_position_embeddings} positions")
-    d = Dist()
+    rt = Runtime.from_env()
     with tempfile.TemporaryDirectory(prefix='azllm-eval-') as tmp:
         src = Path(tmp)/'valid.jsonl'
         src.write_text(''.join(json.dumps({'text': t}, ensure_ascii=False) + '\n' for t in docs), encoding='utf-8')
@@ -175,7 +175,7 @@ def score_text(model, tok, # a causal LM and its tokenizer
         if n_tok <= seq_len: raise AzllmError(f"the validation text is only {n_tok:,} tokens with this tokenizer, fewer than one window "
                                               f"of seq_len={seq_len}+1: lower seq_len or give more text")
         data = PackedTokens(Path(tmp)/'valid.bin', seq_len, tok.bos_token_id, keep_tail=True)
-        r = validate(model.to(d.device), data, token_byte_lengths(tok), d, micro_batch, _autocast(d.cuda), max_windows=max_windows)
+        r = validate(model.to(rt.device), data, token_byte_lengths(tok), rt, micro_batch, bf16=rt.cuda, max_rows=max_windows)
         n = min(len(data), max_windows or len(data)); del data
     model.eval()                                   # validate() leaves the model in train mode (dropout on)
     return dict(bpb=r['val_bpb'], perplexity=r['val_ppl'], loss=r['val_loss'], tokens=r['val_tokens'], bytes=r['val_bytes'], windows=n)
@@ -278,20 +278,15 @@ def plot_fertility(fertility:dict, # model -> `fertility_stats`
     return fig
 
 # %% ../nbs/40_eval.ipynb #1c9239c7
-def read_losses(run:str|Path, # a CPT or SFT run directory (or its log.jsonl / loss_history.json)
+def read_losses(run:str|Path, # a CPT or SFT run directory (or its log.jsonl)
                ) -> dict:
     "Loss curves of a run: {'train': [[step, loss], ...], 'valid': [...]}."
     p = Path(run)
-    hist = p if p.name == 'loss_history.json' else p/'loss_history.json'
-    if hist.is_file():
-        h = json.loads(hist.read_text())
-        return {k: [[r['step'], r['loss']] for r in h.get(k, [])] for k in ('train', 'valid')}
     log = p if p.name == 'log.jsonl' else p/'log.jsonl'
-    if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl (CPT run) or loss_history.json (SFT run) to plot")
-    by_step = {r['step']: r['loss'] for r in map(json.loads, filter(str.strip, log.read_text().splitlines()))}  # a resumed run repeats steps: last wins
-    summary = log.parent/'summary.json'
-    s = json.loads(summary.read_text()) if summary.is_file() else {}
-    return dict(train=[[k, v] for k, v in sorted(by_step.items())], valid=[[s['steps'], s['val_loss']]] if 'val_loss' in s else [])
+    if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl: not an azllm training run directory")
+    recs = list(map(json.loads, filter(str.strip, log.read_text().splitlines())))
+    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
+    return dict(train=curve('loss'), valid=curve('val_loss'))
 
 def plot_losses(runs:dict, # label -> run directory, or curves from `read_losses`
                 path:str|Path|None=None, # save the figure here (PNG) if given

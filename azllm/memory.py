@@ -412,10 +412,15 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
     return m
 
 def cmd_memory_max_batch(a):
-    "Handler of `azllm memory max-batch`: the measurement lives in `azllm.cpt.max_micro_batch`."
+    "Handler of `azllm memory max-batch`: the measurement is `azllm.trainer.max_micro_batch`, for CPT and SFT configs."
+    import yaml
     from azllm.core import load_config
-    from azllm.cpt import CPTRun, max_micro_batch
-    res = max_micro_batch(load_config(a.config, CPTRun, a.overrides), limit=a.limit)
+    from azllm.trainer import max_micro_batch
+    from azllm.cpt import CPTRun, CPTTask
+    from azllm.sft import SFTRun, SFTTask
+    stage = (yaml.safe_load(Path(a.config).read_text(encoding='utf-8')) or {}).get('stage', 'cpt') if Path(a.config).is_file() else 'cpt'
+    cls, task = (SFTRun, SFTTask(False)) if stage == 'sft' else (CPTRun, CPTTask(False))
+    res = max_micro_batch(load_config(a.config, cls, a.overrides), task, limit=a.limit)
     print(json.dumps(res) if a.json else f"largest micro-batch: {res['max_micro_batch']} x {res['seq_len']} tokens "
           f"(peak {res['peak_gib']:.1f} GiB of {res['gpu_gib']:.0f} GiB, {res['gpu']})")
 

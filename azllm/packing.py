@@ -105,6 +105,11 @@ def count(self:PackedTokens, idx:list[int]) -> int:
     "Number of scored labels in windows `idx` (every label but bos): the denominator of a step's loss."
     return sum(int((self.window(i)[1:] != self.bos_id).sum()) for i in idx)
 
+@patch
+def n_tokens(self:PackedTokens, idx:list[int]) -> int:
+    "Input tokens in windows `idx` (real tokens: a window has no padding)."
+    return sum(min(self.seq_len, len(self.tokens) - 1 - i * self.seq_len) for i in idx)
+
 # %% ../nbs/02_packing.ipynb #a2a48365
 class WindowOrder:
     "Which windows each rank reads at each step and accumulation step; a pure function of the step."
@@ -180,6 +185,10 @@ class PackedRows:
     def count(self, idx:list[int]) -> int:
         "Trained labels in rows `idx`."
         return sum(int(self.trained[self.bounds[i] + 1:self.bounds[i + 1]].sum()) for i in idx)
+
+    def n_tokens(self, idx:list[int]) -> int:
+        "Real (non-padding) tokens in rows `idx`."
+        return sum(int(self.bounds[i + 1] - self.bounds[i]) for i in idx)
 
     def batch(self, idx:list[int]) -> dict:
         "`input_ids`, `shift_labels`, `position_ids` of rows `idx`, shorter rows padded (a separate masked segment)."

@@ -23,11 +23,11 @@ for name, extra in variants.items():
     out = Path(a.runs)/name
     cmd = [sys.executable, '-m', 'azllm.cli', 'train', str(ROOT/'configs/cpt_llama-3.2-1b_1gpu.yml'), f'output_dir={out}',
            f'max_steps={a.steps}', f'micro_batch={a.micro_batch}', 'grad_accum=1', 'save_every=100000', 'warmup_steps=20',
-           f'eval_every={a.steps // 2}', 'eval_windows=32', 'tensorboard=true', *extra]
+           f'eval_every={a.steps // 2}', 'eval_rows=32', 'tensorboard=true', *extra]
     t = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if r.returncode: print(r.stderr[-3000:]); sys.exit(r.returncode)
-    log = [json.loads(l) for l in open(out/'log.jsonl')]
+    log = [r for r in map(json.loads, open(out/'log.jsonl')) if 'loss' in r]
     s = json.loads((out/'summary.json').read_text())
     res['runs'][name] = dict(cmd=' '.join(cmd[1:]), wall_s=round(time.time() - t, 1), liger=s['liger'], compiled=s['compiled'],
                              median_tok_per_s=statistics.median(x['tok_per_s'] for x in log[10:]),
