@@ -73,12 +73,14 @@ def sft_step(out:Path, # run directory
     "A short LoRA SFT run; returns its train and validation loss."
     from azllm.sft import SFTRun, run_sft, plot_loss
     cfg = SFTRun(output_dir=str(out/'sft'), model=model, train_data=str(data/'train.jsonl'), valid_data=str(data/'valid.jsonl'),
-                 max_steps=steps, batch_size=8, max_length=256, lr=2e-3, lora_r=8, lora_alpha=16, log_every=5, eval_every=0)
-    run_sft(cfg, progress=False)
-    h = json.loads((out/'sft'/'loss_history.json').read_text())
-    fig = plot_loss(h); fig.savefig(out/'sft_loss.png', dpi=80)
+                 max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=3, lora_r=8, lora_alpha=16, log_every=5,
+                 eval_every=0, save_every=steps, tensorboard=False)
+    final = run_sft(cfg, progress=False)
+    recs = [json.loads(l) for l in open(out/'sft'/'log.jsonl')]
+    fig = plot_loss(out/'sft'); fig.savefig(out/'sft_loss.png', dpi=80)
     import matplotlib.pyplot as plt; plt.close(fig)
-    return dict(train_loss=h['train'][-1]['loss'], valid_loss=h['valid'][-1]['loss'], steps=steps, adapter=str(out/'sft'))
+    return dict(train_loss=[r['loss'] for r in recs if 'loss' in r][-1], valid_loss=[r['val_loss'] for r in recs if 'val_loss' in r][-1],
+                steps=steps, adapter=str(final))
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
 def eval_step(out:Path, # run directory

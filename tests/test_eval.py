@@ -31,12 +31,12 @@ def w(tmp_path_factory):
     tok600 = train_tokenizer(docs, 600); save_tokenizer(tok600, d/'tok-600')
     load_model('preset:llama-tiny', tok600).save_pretrained(d/'random-600'); tok600.save_pretrained(d/'random-600')
     train(CPTRun(output_dir=str(d/'cpt'), tokenizer=str(d/'tok-1k'), train_data=[str(DATA/'az_train.txt')], valid_data=[str(DATA/'az_valid.txt')],
-                 seq_len=64, micro_batch=4, max_steps=4, lr=5e-3, warmup_steps=1, eval_every=100, eval_windows=2, save_every=100,
+                 seq_len=64, micro_batch=4, max_steps=4, lr=5e-3, warmup_steps=1, eval_every=100, eval_rows=2, save_every=100,
                  tensorboard=False), progress=False)
     chats = (DATA/'sft'/'train.jsonl').read_text(encoding='utf-8').splitlines()
     (d/'chats.jsonl').write_text('\n'.join(chats[:8]) + '\n', encoding='utf-8')
     run_sft(SFTRun(output_dir=str(d/'sft'), model='preset:llama-tiny', tokenizer=str(d/'tok-1k'), train_data=str(d/'chats.jsonl'),
-                   valid_data=str(d/'chats.jsonl'), max_steps=2, batch_size=4, max_length=128, lora_r=4, log_every=1), progress=False)
+                   valid_data=str(d/'chats.jsonl'), max_steps=2, micro_batch=4, seq_len=128, lora_r=4, log_every=1, tensorboard=False), progress=False)
     return d
 
 
@@ -68,11 +68,11 @@ def test_report_and_stable_keys(w, tmp_path):
         assert rep['bpb'][n] == pytest.approx(v['loss'] / math.log(2) * v['tokens'] / v['bytes'], rel=1e-9)   # BPB from the same sums
         assert {'fertility', 'continued_words', 'bytes_per_token', 'vocab_size'} <= set(rep['fertility'][n])
     assert [rep['fertility'][n]['vocab_size'] for n in names] == [1000, 1000, 600]
-    assert rep['validation']['sft']['adapter'] == str(w/'sft') and rep['validation']['sft']['path'] == str(w/'sft'/'base')
+    assert rep['validation']['sft']['adapter'] == str(w/'sft'/'final') and rep['validation']['sft']['path'] == str(w/'sft'/'final'/'base')
     assert [rep['validation'][n]['chat'] for n in names] == [False, True, False]        # auto: the chat template for the SFT model
     assert list(rep['generations']) == AZ_PROMPTS[:2] and all(list(g) == names for g in rep['generations'].values())
-    assert rep['runs']['cpt']['train'][-1][0] == 4 and rep['runs']['cpt']['valid'][0][0] == 4      # log.jsonl + summary.json
-    assert [s for s, _ in rep['runs']['sft']['valid']] == [0, 2]                                  # loss_history.json
+    assert rep['runs']['cpt']['train'][-1][0] == 4 and rep['runs']['cpt']['valid'][0][0] == 4      # log.jsonl
+    assert [s for s, _ in rep['runs']['sft']['valid']] == [2]                                     # validation at the end
     assert EvalRun.model_validate(rep['config']) == cfg == load_config(out/'azllm_config.yml', EvalRun)
     md = (out/'report.md').read_text(encoding='utf-8')
     for s in ('| model | bits_per_byte |', '![Bits per byte](bpb.png)', '](fertility.png)', '](loss_curves.png)',

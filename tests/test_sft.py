@@ -10,8 +10,8 @@ from azllm.data import read_documents
 from azllm.model import load_model
 from azllm.tokenizer import train_tokenizer, extend_tokenizer, load_tokenizer, LLAMA3_CHAT_TEMPLATE, EOT, PAD
 from azllm.sft import (SFTRun, read_chats, check_chat_tokenizer, tokenize_chat, prepare_chats, sft_preview, render_preview,
-                       preview_run, build_trainer, train_sft, save_sft, run_sft, sft_model, load_adapted, merge_adapter,
-                       load_chat_model, generate_reply, chat, loss_history)
+                       preview_run, run_sft, sft_model, load_adapted, merge_adapter, encode_chats,
+                       load_chat_model, generate_reply, chat)
 
 SYSTEM = {'role': 'system', 'content': 'Sən AzTel köməkçisisən.'}
 SINGLE = [SYSTEM, {'role': 'user', 'content': 'Balansımı necə yoxlayım?'},
@@ -55,10 +55,10 @@ def llama3():
 def run(tiny):
     "One short training run shared by the tests of saving, reloading and merging."
     cfg = SFTRun(output_dir=str(tiny['dir']/'run'), model=str(tiny['base']), train_data=str(tiny['train']),
-                 valid_data=str(tiny['valid']), max_steps=12, lr=5e-3, batch_size=4, max_length=384, log_every=2, warmup=0)
-    trainer = train_sft(cfg, progress=False)
-    out = save_sft(trainer, cfg)
-    return dict(cfg=cfg, trainer=trainer, out=out)
+                 valid_data=str(tiny['valid']), max_steps=12, lr=5e-3, micro_batch=2, seq_len=384, log_every=2, warmup_steps=0,
+                 eval_every=6, tensorboard=False)
+    out = run_sft(cfg, progress=False)
+    return dict(cfg=cfg, out=out)
 
 
 def trained_runs(enc, tok):
@@ -92,19 +92,30 @@ def test_padding_never_uses_eot(tiny, llama3, run):
     for tok in (tiny['tok'], llama3):
         assert tok.pad_token_id is not None and tok.pad_token_id != tok.convert_tokens_to_ids(EOT)
     assert tiny['tok'].pad_token == PAD
-    assert run['trainer'].data_collator.pad_token_id == tiny['tok'].pad_token_id
     bad = copy.deepcopy(tiny['tok']); bad.pad_token = EOT
     with pytest.raises(AzllmError, match='never <\\|eot_id\\|>'): check_chat_tokenizer(bad)
 
 
-def test_trl_labels_equal_the_preview(tiny, run):
-    chats = read_chats(tiny['train'])
-    ds = run['trainer'].train_dataset
-    assert len(ds) == len(chats)
-    for row, ex in zip(ds, chats):
-        enc = tokenize_chat(ex['messages'], tiny['tok'])
-        assert row['input_ids'] == enc['input_ids'][:384]
-        assert [l != -100 for l in row['labels']] == enc['trained'][:384]
+@pytest.mark.parametrize('which', ['custom', 'llama3'])
+def test_loss_equals_trl_on_the_same_batch(which, tiny, llama3, tmp_path):
+    "TRL's SFTTrainer (assistant_only_loss, padding-free packing) is the oracle: same chats, same model, same loss."
+    from datasets import Dataset
+    from trl import SFTConfig, SFTTrainer
+    from azllm.packing import pack_rows, PackedRows
+    tok = tiny['tok'] if which == 'custom' else llama3
+    chats = [{'messages': SINGLE}, {'messages': MULTI}] + [{'messages': r['messages']} for r in tiny['rows'][:4]]
+    m = load_model('preset:llama-tiny', tok).eval()
+    tr = SFTTrainer(model=m, train_dataset=Dataset.from_list(chats), processing_class=tok,
+                    args=SFTConfig(output_dir=str(tmp_path/'trl'), assistant_only_loss=True, packing=True, padding_free=True, max_length=1024,
+                                   per_device_train_batch_size=8, use_cpu=True, bf16=False, report_to='none'))
+    tb = next(iter(tr.get_train_dataloader()))
+    encs, _ = encode_chats(chats, tok, 1024); pack_rows(encs, 1024, tmp_path/'rows')
+    rows = PackedRows(tmp_path/'rows', tok.pad_token_id); ob = rows.batch(list(range(len(rows))))
+    assert int((tb['labels'] != -100).sum()) == rows.count(list(range(len(rows))))      # the same trained tokens
+    with torch.no_grad():
+        l_trl = m(input_ids=tb['input_ids'], position_ids=tb['position_ids'], labels=tb['labels'], use_cache=False).loss
+        l_ours = m(input_ids=ob['input_ids'], position_ids=ob['position_ids'], labels=ob['shift_labels'], shift_labels=ob['shift_labels'], use_cache=False).loss
+    assert l_ours.item() == pytest.approx(l_trl.item(), rel=1e-5)
 
 
 def test_packing_does_not_leak_between_examples(tiny):
@@ -117,30 +128,6 @@ def test_packing_does_not_leak_between_examples(tiny):
         packed = m(**batch, use_cache=False).logits[0]          # what TRL's compute_loss passes
         alone = m(torch.tensor([b])).logits[0]
     assert torch.allclose(packed[len(a):], alone, atol=1e-4)
-
-
-def test_packed_run_trains(tiny):
-    cfg = SFTRun(output_dir=str(tiny['dir']/'packed'), model=str(tiny['base']), train_data=str(tiny['train']),
-                 max_steps=2, batch_size=2, max_length=512, packing=True)
-    tr = build_trainer(cfg, progress=False)
-    assert tr.padding_free and 'seq_lengths' in tr.train_dataset.column_names
-    assert len(tr.train_dataset) < len(read_chats(tiny['train']))        # several examples per row
-    # TRL's loss on a packed row == the loss of its examples, each alone
-    row = tr.train_dataset[0]
-    assert len(row['seq_lengths']) > 1
-    tr.model.eval()
-    with torch.no_grad():
-        packed = tr.compute_loss(tr.model, dict(tr.data_collator([row]))).item()
-        total = count = off = 0
-        for n in row['seq_lengths']:
-            ids, lab = torch.tensor(row['input_ids'][off:off + n]), torch.tensor(row['labels'][off:off + n])
-            logits = tr.model(input_ids=ids[None]).logits[0, :-1]
-            total += torch.nn.functional.cross_entropy(logits, lab[1:], ignore_index=-100, reduction='sum').item()
-            count += (lab[1:] != -100).sum().item(); off += n
-    assert packed == pytest.approx(total / count, rel=1e-5)
-    tr.model.train()
-    tr.train()
-    assert loss_history(tr.state.log_history)['train']
 
 
 # ---------------------------------------------------------------- bad input
@@ -237,33 +224,29 @@ def test_preview_from_config(tiny, run, tmp_path):
 
 def test_run_writes_everything_and_loss_decreases(run):
     out = run['out']
-    for f in ('adapter_config.json', 'adapter_model.safetensors', 'tokenizer.json', 'chat_template.jinja', 'azllm_config.yml',
-              'loss_history.json'):
+    assert out.name == 'final'
+    for f in ('adapter_config.json', 'adapter_model.safetensors', 'tokenizer.json', 'chat_template.jinja', 'azllm_config.yml'):
         assert (out/f).exists(), f
-    assert not list(out.parent.glob('.run.tmp-*'))                              # atomic: no leftovers
+    for f in ('log.jsonl', 'summary.json', 'azllm_config.yml'): assert (out.parent/f).exists(), f
     assert load_config(out/'azllm_config.yml', SFTRun) == run['cfg']
-    h = json.loads((out/'loss_history.json').read_text())
-    assert h['train'][-1]['loss'] < h['train'][0]['loss']
-    assert [v['step'] for v in h['valid']] == [0, 12] and h['valid'][-1]['loss'] < h['valid'][0]['loss']
-    assert h['train_embeddings'] is True and h['data']['train']['kept'] == 96
+    log = [json.loads(l) for l in open(out.parent/'log.jsonl')]
+    train, valid = [r['loss'] for r in log if 'loss' in r], [(r['step'], r['val_loss']) for r in log if 'val_loss' in r]
+    assert train[-1] < train[0]
+    assert [s for s, _ in valid] == [6, 12] and valid[-1][1] < valid[0][1]
+    summary = json.loads((out.parent/'summary.json').read_text())
+    assert summary['train_embeddings'] is True and summary['kind'] == 'sft'
     ac = json.loads((out/'adapter_config.json').read_text())
     assert ac['r'] == 16 and ac['lora_alpha'] == 32 and set(ac['target_modules']) == set(run['cfg'].target_modules)
     assert 'embed_tokens' in ac['modules_to_save'] and ac['ensure_weight_tying']       # tied: lm_head is embed_tokens
     assert Path(ac['base_model_name_or_path']) == Path(run['cfg'].model).resolve()
-
-
-def test_default_learning_rate_and_cpu_settings(run):
-    args = run['trainer'].args
     assert SFTRun(output_dir='x', model='m', train_data='d').lr == 1e-4
-    assert args.assistant_only_loss and args.max_length == 384 and args.use_cpu and not args.bf16
-    assert not args.gradient_checkpointing
 
 
 def test_adapter_reload_and_merge_give_the_same_logits(tiny, run, tmp_path):
     from peft import PeftModel
     x = torch.tensor([tokenize_chat(MULTI, tiny['tok'])['input_ids']])
-    with torch.no_grad(): trained = run['trainer'].model.eval()(x).logits
-    reloaded, tok = load_adapted(run['out'])
+    reloaded, tok = load_adapted(run['out'].parent)                       # the run directory works too
+    with torch.no_grad(): trained = reloaded(x).logits
     assert isinstance(reloaded, PeftModel) and len(tok) == len(tiny['tok'])
     # the plain peft way works too
     manual = PeftModel.from_pretrained(load_model(str(tiny['base'])), str(run['out'])).eval()
@@ -292,14 +275,12 @@ def test_changed_vocabulary_trains_embeddings_and_reloads(tiny, tmp_path):
     ext = extend_tokenizer(tiny['tok'], read_documents(DATA/'az_valid.txt'), 100)
     ext.save_pretrained(tmp_path/'ext')
     cfg = SFTRun(output_dir=str(tmp_path/'run'), model=str(tiny['base']), tokenizer=str(tmp_path/'ext'),
-                 train_data=str(tiny['train']), max_steps=2, lr=5e-3, max_length=384)
-    trainer = train_sft(cfg, progress=False)
-    assert trainer.azllm_info['resized']['new_size'] == len(ext) and trainer.azllm_info['train_embeddings']
-    out = save_sft(trainer, cfg)
+                 train_data=str(tiny['train']), max_steps=2, lr=5e-3, seq_len=384, tensorboard=False)
+    out = run_sft(cfg, progress=False)
+    info = json.loads((out.parent/'summary.json').read_text())
+    assert info['resized']['new_size'] == len(ext) and info['train_embeddings']
     model, tok = load_adapted(out)
     assert len(tok) == len(ext) == model.get_input_embeddings().num_embeddings
-    x = torch.tensor([tokenize_chat(MULTI, tok)['input_ids']])
-    with torch.no_grad(): assert torch.allclose(model(x).logits, trainer.model.eval()(x).logits, atol=1e-5)
     with pytest.raises(AzllmError, match='train_embeddings to auto or true'):
         sft_model(cfg.model_copy(update=dict(train_embeddings=False)), check_chat_tokenizer(load_tokenizer(tmp_path/'ext')))
 
@@ -307,7 +288,7 @@ def test_changed_vocabulary_trains_embeddings_and_reloads(tiny, tmp_path):
 def test_preset_model_saves_its_base(tiny, tmp_path):
     "A preset is random: run_sft saves the base next to the adapter so that it can be reloaded and merged."
     cfg = SFTRun(output_dir=str(tmp_path/'run'), model='preset:llama-tiny', tokenizer=str(tiny['base']),
-                 train_data=str(tiny['train']), max_steps=1, max_length=256, seed=3)
+                 train_data=str(tiny['train']), max_steps=1, seq_len=256, seed=3, tensorboard=False)
     out = run_sft(cfg, progress=False)
     assert (out/'base'/'model.safetensors').exists()
     model, tok = load_adapted(out)
@@ -328,5 +309,5 @@ def test_missing_inputs_are_user_errors(tiny, tmp_path):
     with pytest.raises(AzllmError, match='no such file'): read_chats(tmp_path/'nope.jsonl')
     with pytest.raises(AzllmError, match='not an adapter directory'): load_adapted(tiny['base'])
     cfg = SFTRun(output_dir=str(tmp_path/'o'), model=str(tiny['base']), train_data=str(tiny['train']), target_modules=['qkv_proj'])
-    with pytest.raises(AzllmError, match=r"\['qkv_proj'\] are not modules"): build_trainer(cfg, progress=False)
+    with pytest.raises(AzllmError, match=r"\['qkv_proj'\] are not modules"): run_sft(cfg, progress=False)
     assert not (tmp_path/'o').exists()
