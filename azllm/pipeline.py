@@ -41,7 +41,7 @@ def stage1_report(out:Path, # run directory (exists)
                 _tables=dict(sweep=sweep, comparison=cmp, segmentation=seg))
 
 # %% ../nbs/50_pipeline.ipynb #8386877e
-TINY = dict(seq_len=128, micro_batch=4, warmup_steps=3, eval_every=10**6, eval_windows=48, save_every=10**6, keep_last=1,
+TINY = dict(seq_len=128, micro_batch=4, warmup_steps=3, eval_every=10**6, eval_rows=48, save_every=10**6, keep_last=1,
             tensorboard=False)
 
 def cpt_comparison(out:Path, # run directory
