@@ -36,10 +36,10 @@ def prepare_model(cfg:CPTRun) -> tuple:
     info = {}
     if cfg.model.startswith('preset:'):
         tok = load_tokenizer(cfg.tokenizer or cfg.base_tokenizer)
-        model = load_model(cfg.model, tok, seed=cfg.seed)
+        model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation)
         _check_seq_len(cfg, model)
         return model, tok, info
-    model = load_model(cfg.model)
+    model = load_model(cfg.model, attn_implementation=cfg.attn_implementation)
     base_tok = load_tokenizer(cfg.base_tokenizer or cfg.model)
     tok = load_tokenizer(cfg.tokenizer) if cfg.tokenizer else base_tok
     same = tok.get_vocab() == base_tok.get_vocab() and len(tok) == model.config.vocab_size

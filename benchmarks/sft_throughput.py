@@ -77,12 +77,12 @@ def row_hf(kind, steps, skip):
                 real_tokens_per_step=statistics.mean(counts[:steps]))
 
 
-def row_azllm(steps, skip, out_dir):
+def row_azllm(steps, skip, out_dir, attn='sdpa'):
     "The real command on an SFT config; figures from its log.jsonl and summary.json."
     import yaml
     cfg = dict(stage='sft', output_dir=str(out_dir), model='preset:llama-3.2-1b', train_data=str(DATA), seq_len=2048,
                micro_batch=8, max_steps=steps, lr=1e-4, warmup_steps=2, lora_r=16, lora_alpha=32, lora_dropout=0.05,
-               log_every=1, save_every=10 * steps, tensorboard=False)
+               log_every=1, save_every=10 * steps, tensorboard=False, attn_implementation=attn)
     path = Path(out_dir).with_suffix('.yml'); path.write_text(yaml.safe_dump(cfg))
     cmd = [sys.executable, '-m', 'azllm.cli', 'train', str(path)]
     subprocess.run(cmd, check=True)
@@ -97,20 +97,24 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--steps', type=int, default=40)
     ap.add_argument('--skip', type=int, default=10, help='steps excluded from the median (compilation, warm-up)')
-    ap.add_argument('--rows', default='peft_trainer,trl_liger,azllm')
+    ap.add_argument('--rows', default='peft_trainer,trl_liger,azllm,azllm_flex',
+                    help='azllm = attn_implementation sdpa, azllm_flex = flex_attention (document-local masks as block masks)')
     ap.add_argument('--row', help=argparse.SUPPRESS)
     ap.add_argument('--out', default=str(ROOT/'benchmarks/results/sft_throughput_h200.json'))
     a = ap.parse_args()
     if a.row:                                               # child process: one row, JSON on the last line
         print(json.dumps(row_hf(a.row, a.steps, a.skip))); return
+    old = json.loads(Path(a.out).read_text()) if Path(a.out).exists() and a.rows != 'peft_trainer,trl_liger,azllm,azllm_flex' else {}
     import torch, transformers, peft, trl
     res = dict(command='python benchmarks/sft_throughput.py ' + ' '.join(sys.argv[1:]), gpu=torch.cuda.get_device_name(),
-               versions={m.__name__: m.__version__ for m in (torch, transformers, peft, trl)}, rows={})
+               versions={m.__name__: m.__version__ for m in (torch, transformers, peft, trl)}, rows=dict(old.get('rows', {})))
+    if old: res['earlier_rows_from'] = old.get('command')
     try:
         import liger_kernel; res['versions']['liger_kernel'] = getattr(liger_kernel, '__version__', 'installed')
     except ImportError: pass
     for row in a.rows.split(','):
-        if row == 'azllm': r = row_azllm(a.steps, a.skip, Path('/tmp/bench-azllm-sft'))
+        if row in ('azllm', 'azllm_flex'):
+            r = row_azllm(a.steps, a.skip, Path(f'/tmp/bench-{row}-sft'), 'flex_attention' if row == 'azllm_flex' else 'sdpa')
         else:
             p = subprocess.run([sys.executable, __file__, '--row', row, '--steps', str(a.steps), '--skip', str(a.skip)],
                                capture_output=True, text=True)
@@ -120,8 +124,9 @@ def main():
         print(row, {k: v for k, v in r.items() if k != 'config'}, flush=True)
     rows = res['rows']
     tok = lambda k: rows.get(k, {}).get('tok_per_s')
-    res['summary'] = dict(azllm_tok_per_s=tok('azllm'), trl_liger_tok_per_s=tok('trl_liger'), peft_trainer_tok_per_s=tok('peft_trainer'),
-                          ratio_vs_trl_liger=tok('azllm') / tok('trl_liger') if tok('azllm') and tok('trl_liger') else None,
+    best = max((k for k in ('azllm', 'azllm_flex') if tok(k)), key=tok, default=None)
+    res['summary'] = dict(azllm_tok_per_s=tok(best), azllm_row=best, trl_liger_tok_per_s=tok('trl_liger'), peft_trainer_tok_per_s=tok('peft_trainer'),
+                          ratio_vs_trl_liger=tok(best) / tok('trl_liger') if best and tok('trl_liger') else None,
                           target_tok_per_s=70_000, target_ratio_vs_trl_liger=4.0)
     Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
     print(json.dumps(res['summary'], indent=1))
