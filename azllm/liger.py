@@ -74,25 +74,31 @@ def liger_kernels_in_trace(names:Iterable[str], # kernel names from `profile_ker
 # %% ../nbs/21_liger.ipynb #957fa9f2
 def verify_liger(kernels=LIGER_KERNELS, # kernels to patch and look for
                  seq:int=512, micro_batch:int=4, seed:int=0) -> dict:
-    "Patch a small Llama with Liger, check its kernels in the profiler trace and its loss/gradients against the original."
+    "Patch a small Llama with Liger; check its kernels in the profiler trace, and its loss and gradients against the original, through `train_step`."
     import copy
     from transformers import LlamaConfig, LlamaForCausalLM
+    from azllm.runtime import Runtime
+    from azllm.trainer import TrainConfig, build_engine, train_step
     if not torch.cuda.is_available(): raise AzllmError("verify_liger needs a CUDA GPU")
     cfg = LlamaConfig(vocab_size=32000, hidden_size=512, intermediate_size=1408, num_hidden_layers=4, num_attention_heads=8,
                       num_key_value_heads=4, max_position_embeddings=2048)
     torch.manual_seed(seed)
     with torch.device('cuda'): ref = LlamaForCausalLM(cfg)
-    fused = copy.deepcopy(ref)
-    ks = apply_liger(fused, True, cuda=True, kernels=list(kernels))
-    ids = torch.randint(0, cfg.vocab_size, (micro_batch, seq), device='cuda')
-    def step(m):
-        m.zero_grad()
-        with torch.autocast('cuda', dtype=torch.bfloat16): loss = m(input_ids=ids, labels=ids).loss
-        loss.backward(); return loss.item()
-    found = liger_kernels_in_trace(profile_kernel_names(lambda: step(fused)), ks)
-    l_ref, l_fused = step(ref), step(fused)
-    grad_err = max(((a.grad.float() - b.grad.float()).norm() / a.grad.float().norm()).item()
-                   for a, b in zip(ref.parameters(), fused.parameters()))
+    models = dict(ref=ref, fused=copy.deepcopy(ref), traced=copy.deepcopy(ref))
+    run = TrainConfig(output_dir='unused', train_data=['unused'], precision='bf16', liger=False, compile=False, warmup_steps=0)
+    engines, grads = {}, {}
+    for name, m in models.items():           # the same engine a run builds; the fused ones get Liger
+        r = run if name == 'ref' else run.model_copy(update=dict(liger=True, liger_kernels=list(kernels)))
+        engines[name], info = build_engine(m, r, Runtime(cuda=True), 10)
+        if name == 'fused': ks = info['liger']
+    for name in ('ref', 'fused'):            # the gradients as the optimizer sees them, before its step
+        engines[name].opt.register_step_pre_hook(lambda opt, a, kw, name=name: grads.__setitem__(
+            name, [p.grad.detach().float().clone() for p in models[name].parameters()]))
+    ids = torch.randint(0, cfg.vocab_size, (micro_batch, seq + 1), device='cuda')
+    batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
+    found = liger_kernels_in_trace(profile_kernel_names(lambda: train_step(engines['traced'], [batch], micro_batch * seq)), ks)
+    l_ref, l_fused = (train_step(engines[n], [batch], micro_batch * seq)['loss'].item() for n in ('ref', 'fused'))
+    grad_err = max(((a - b).norm() / a.norm()).item() for a, b in zip(grads['ref'], grads['fused']))
     res = dict(kernels_in_trace=found, loss_ref=l_ref, loss_liger=l_fused, loss_rel_diff=abs(l_ref - l_fused) / l_ref,
                max_grad_rel_err=grad_err)
     if res['loss_rel_diff'] > 1e-2 or grad_err > 2e-2: raise AzllmError(f"Liger changed the results beyond bf16 tolerance: {res}")

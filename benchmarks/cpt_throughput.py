@@ -3,7 +3,8 @@
     python benchmarks/cpt_throughput.py [--rows hf,liger,fast,fast_ckpt] [--steps 6] [--loss-steps 50]
 
 Llama 3.2 1B shape (random init, seed 0), vocab 128,256, context 2048, bf16 autocast over fp32 weights,
-fused AdamW, gradient clipping 1.0; the same random token batches for every row. For each row and
+fused AdamW, gradient clipping 1.0; the same random token batches for every row. Every step is
+`azllm.trainer.train_step` on a model set up by `azllm.trainer.build_engine`: what `azllm train` runs. For each row and
 micro-batch: warm-up steps, then timed steps (CUDA-synchronised wall clock), peak memory from
 torch.cuda.max_memory_allocated. A micro-batch that runs out of memory ends that row's sweep.
 MFU = tokens/s x 6N / 790e12, N = non-embedding parameters + vocab x hidden (the 790 TFLOP/s is the
@@ -18,7 +19,9 @@ sys.path.insert(0, str(ROOT))
 from transformers import LlamaConfig, LlamaForCausalLM
 from azllm.model import PRESETS
 from azllm.core import AzllmError
-from azllm.liger import apply_liger, compile_layers, profile_kernel_names, liger_kernels_in_trace, verify_liger
+from azllm.liger import profile_kernel_names, liger_kernels_in_trace, verify_liger
+from azllm.runtime import Runtime
+from azllm.trainer import TrainConfig, build_engine, train_step
 
 SEQ, VOCAB, PEAK = 2048, 128_256, 790e12
 ROWS = {  # name: (liger kernels, compile decoder layers, gradient checkpointing)
@@ -32,58 +35,54 @@ MBS = {'hf': [4, 8, 12, 16, 20, 24], 'liger': [8, 16, 24, 32, 40, 48], 'fast': [
 
 
 def build(row):
+    "The row's model on the GPU, set up and wrapped by the engine exactly as `azllm train` does."
     kernels, compiled, ckpt = ROWS[row]
     cfg = LlamaConfig(vocab_size=VOCAB, **PRESETS['llama-3.2-1b'])
     cfg._attn_implementation = 'sdpa'
     torch.manual_seed(0)
-    cfg.use_cache = False   # a KV cache in training makes each compiled layer recompile (and is wasted work)
     with torch.device('cuda'): model = LlamaForCausalLM(cfg)      # init on the GPU: seconds, not minutes
-    if ckpt: model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
-    if compiled: compile_layers(model, True, cuda=True)
-    if kernels: apply_liger(model, True, cuda=True, kernels=list(kernels), compiled=compiled)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-4, betas=(0.9, 0.95), weight_decay=0.1, fused=True)
-    return model, opt
+    run = TrainConfig(output_dir='unused', train_data=['unused'], lr=3e-4, warmup_steps=0, precision='bf16', liger=bool(kernels),
+                      liger_kernels=list(kernels) or 'auto', compile=compiled, grad_checkpointing=ckpt)
+    eng, _ = build_engine(model, run, Runtime(cuda=True), total_steps=10**6)
+    return eng
 
 
 def batch(mb, i=0):
     g = torch.Generator(device='cuda').manual_seed(1000 + i)
-    return torch.randint(0, VOCAB, (mb, SEQ), device='cuda', generator=g)
+    return torch.randint(0, VOCAB, (mb, SEQ + 1), device='cuda', generator=g)
 
 
-def step(model, opt, ids):
-    with torch.autocast('cuda', dtype=torch.bfloat16): loss = model(input_ids=ids, labels=ids).loss
-    loss.backward()
-    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-    opt.step(); opt.zero_grad(set_to_none=True)
-    return loss
+def step(eng, ids):
+    "One optimizer step through azllm's own `train_step` (the one `azllm train` runs)."
+    return train_step(eng, [dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())], ids.shape[0] * SEQ)['loss']
 
 
 def measure(row, mb, steps, warmup=2):
-    model, opt = build(row)
+    eng = build(row)
     ids = batch(mb)
     try:
-        for _ in range(warmup): step(model, opt, ids)
+        for _ in range(warmup): step(eng, ids)
         torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
         t = time.perf_counter()
-        for _ in range(steps): loss = step(model, opt, ids)
+        for _ in range(steps): loss = step(eng, ids)
         torch.cuda.synchronize(); dt = time.perf_counter() - t
         return dict(micro_batch=mb, tok_per_s=mb * SEQ * steps / dt, peak_gib=torch.cuda.max_memory_allocated() / 2**30,
                     loss=loss.item(), oom=False)
     except torch.OutOfMemoryError:
         return dict(micro_batch=mb, oom=True)
     finally:
-        del model, opt; gc.collect(); torch.cuda.empty_cache(); torch._dynamo.reset()
+        del eng; gc.collect(); torch.cuda.empty_cache(); torch._dynamo.reset()
 
 
 def losses(row, n, mb=8):
     "Loss of the first `n` steps on fixed batches, to compare rows beyond bf16 noise."
-    model, opt = build(row)
-    out = [step(model, opt, batch(mb, i)).item() for i in range(n)]
-    names = profile_kernel_names(lambda: step(model, opt, batch(mb, n)))
+    eng = build(row)
+    out = [step(eng, batch(mb, i)).item() for i in range(n)]
+    names = profile_kernel_names(lambda: step(eng, batch(mb, n)))
     kernels = list(ROWS[row][0])
     try: found = liger_kernels_in_trace(names, kernels) if kernels else {}
     except AzllmError as e: found = {'error': str(e)}
-    del model, opt; gc.collect(); torch.cuda.empty_cache(); torch._dynamo.reset()
+    del eng; gc.collect(); torch.cuda.empty_cache(); torch._dynamo.reset()
     return out, found
 
 
