@@ -425,7 +425,8 @@ def resolve_source(spec:str|Path, # preset:NAME, a local path, or a Hub id
     if s.startswith('preset:'): return s
     p = Path(s).expanduser()
     if p.exists(): return str(p)
-    if looks_local(s): raise AzllmError(f"{what} {s}: no such file or directory{_did_you_mean(p)}")
+    if looks_local(s):
+        raise AzllmError(f"{what} {s}: no such {'model directory' if what == 'model' else 'file or directory'}{_did_you_mean(p)}")
     if not hub_offline(): return s
     if (snap := _cached_snapshot(s)) is not None: return snap
     why = 'HF_HUB_OFFLINE is set' if os.environ.get('HF_HUB_OFFLINE') else 'the Hugging Face Hub cannot be reached'

@@ -16,7 +16,7 @@ from peft import LoraConfig, PeftModel
 from transformers import TextStreamer, PrinterCallback
 from trl import SFTConfig, SFTTrainer
 from trl.chat_template_utils import has_generation_markers
-from .core import AzllmError, Config, atomic_dir, load_config, save_config, write_json, print0
+from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 from .model import load_model, transfer_vocabulary
 
@@ -429,12 +429,14 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                   adapter_dir:str|Path, # a `run_sft` output
                   out:str|Path, # merged model directory (written atomically)
                   dtype:str|None=None, # cast the merged weights, e.g. 'bfloat16'; None keeps fp32
+                  overwrite:bool=False, # replace `out` even if it is not an earlier merged model
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
+    check_output(out, 'merged-model', overwrite)               # before the model is loaded
     model, tok = load_adapted(adapter_dir, model_dir_or_spec)
     merged = model.merge_and_unload()
     if dtype: merged = merged.to(getattr(torch, dtype))
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, 'merged-model', overwrite) as tmp:
         merged.save_pretrained(tmp)
         tok.save_pretrained(tmp)
         write_json(dict(base=model_dir_or_spec or _adapter_base(Path(adapter_dir)), adapter=str(Path(adapter_dir).resolve())),
