@@ -8,7 +8,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 from __future__ import annotations
 import argparse, errno, json, os, sys
 from pathlib import Path
-from .core import AzllmError, apply_overrides, load_config, read_yaml
+from .core import AzllmError, apply_overrides, check_output, load_config, read_yaml
 
 # %% auto #0
 __all__ = ['MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export',
@@ -16,6 +16,7 @@ __all__ = ['MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'cmd_fertility', 'cmd_quic
 
 # %% ../nbs/60_cli.ipynb #f70bc780
 def cmd_tokenizer(a):
+    check_output(a.out, 'tokenizer', a.overwrite)          # before transformers is imported: a wrong --out fails at once
     from azllm.tokenizer import TokenizerRun, run_tokenizer
     cfg = TokenizerRun(output_dir=a.out, corpus=a.corpus, method='custom' if a.action == 'train' else 'extend',
                        vocab_size=getattr(a, 'vocab_size', 32000), add=getattr(a, 'add', 8000), base=getattr(a, 'base', None),
@@ -63,18 +64,21 @@ def cmd_export(a):
     print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
 
 def cmd_chat(a):
+    from azllm.core import resolve_source
+    resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
     from azllm.sft import chat
     chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True)
 
 # %% ../nbs/60_cli.ipynb #d892f335
 _STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'eval')
 
-def _stages():
-    from azllm.tokenizer import TokenizerRun, run_tokenizer
-    from azllm.cpt import CPTRun, train
-    from azllm.sft import SFTRun, run_sft
-    from azllm.eval import EvalRun, run_eval
-    return {'tokenizer': (TokenizerRun, run_tokenizer), 'cpt': (CPTRun, train), 'sft': (SFTRun, run_sft), 'eval': (EvalRun, run_eval)}
+def _stage(name:str) -> tuple:
+    "(config model, run function) of stage `name`; only that stage's module is imported (trl alone takes seconds)."
+    if name == 'tokenizer': from azllm.tokenizer import TokenizerRun as m, run_tokenizer as f
+    elif name == 'cpt': from azllm.cpt import CPTRun as m, train as f
+    elif name == 'sft': from azllm.sft import SFTRun as m, run_sft as f
+    else: from azllm.eval import EvalRun as m, run_eval as f
+    return m, f
 
 def _stage_of(p:Path, overrides:list[str]) -> str:
     "The `stage:` of config `p` after overrides; a file that is no YAML mapping, or a bad override, says so first."
@@ -93,11 +97,12 @@ def cmd_train(a):
     configs = [c for c in a.configs if '=' not in c]
     overrides = [c for c in a.configs if '=' in c]
     if not configs: raise AzllmError("give at least one CONFIG.yml")
-    stages, runs = _stages(), []
-    for c in configs:
-        p, stage = Path(c), _stage_of(Path(c), overrides)
-        if stage not in stages: raise AzllmError(f"{p}: `stage:` must be one of {', '.join(stages)} (got {stage!r})")
-        model, run = stages[stage]
+    staged = [(Path(c), _stage_of(Path(c), overrides)) for c in configs]      # every file is read before anything is imported
+    for p, stage in staged:
+        if stage not in _STAGE_NAMES: raise AzllmError(f"{p}: `stage:` must be one of {', '.join(_STAGE_NAMES)} (got {stage!r})")
+    runs = []
+    for p, stage in staged:
+        model, run = _stage(stage)
         runs.append((run, load_config(p, model, overrides)))
     for run, cfg in runs:
         out = run(cfg)

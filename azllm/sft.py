@@ -29,16 +29,20 @@ __all__ = ['LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats', 'check_chat_t
 
 # %% ../nbs/32_sft.ipynb #900f88d2
 def _jsonl_chats(path:Path) -> list[dict]:
-    out = []
-    with open(path, encoding='utf-8') as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip(): continue
-            try: row = json.loads(line)
-            except json.JSONDecodeError as e: raise AzllmError(f"{path}:{line_no}: not valid JSON ({e.msg})") from None
-            if not isinstance(row, dict) or 'messages' not in row:
-                raise AzllmError(f'{path}:{line_no}: no "messages" field; each line must be '
-                                 '{"messages": [{"role": "user", "content": ...}, {"role": "assistant", "content": ...}]}')
-            out.append(dict(row, where=f"{path}:{line_no}"))
+    out, raw = [], Path(path).read_bytes()
+    if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a messages JSONL file")
+    try: text = raw.decode('utf-8-sig')
+    except UnicodeDecodeError as e:
+        line_no = raw[:e.start].count(b'\n') + 1
+        raise AzllmError(f"{path}:{line_no}: not valid UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8") from None
+    for line_no, line in enumerate(text.split('\n'), 1):     # not splitlines: U+2028 may sit inside a JSON string
+        if not line.strip(): continue
+        try: row = json.loads(line)
+        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{line_no}: not valid JSON ({e.msg})") from None
+        if not isinstance(row, dict) or 'messages' not in row:
+            raise AzllmError(f'{path}:{line_no}: no "messages" field; each line must be '
+                             '{"messages": [{"role": "user", "content": ...}, {"role": "assistant", "content": ...}]}')
+        out.append(dict(row, where=f"{path}:{line_no}"))
     return out
 
 def _datasets_chats(path:Path, split:str) -> list[dict]:
