@@ -350,3 +350,30 @@ def test_subprocess_exit_code(box, args, needle):
     r = _proc(*args, cwd=box)
     one_clear_error(r.returncode, r.stderr, needle)
     assert snapshot(box) == before
+
+
+# ------------------------------------------------------------------------------------------- library calls (in-process)
+def test_flash_attention_without_the_package(box):
+    import importlib.util
+    from azllm.model import load_model
+    from azllm.tokenizer import load_tokenizer
+    if importlib.util.find_spec('flash_attn') is not None: pytest.skip('flash-attn is installed here')
+    with pytest.raises(AzllmError, match='flash-attn'): load_model('preset:llama-tiny', None, attn_implementation='flash_attention_2')
+
+
+def test_s3_without_s3fs(box, monkeypatch):
+    import fsspec.registry  # noqa: F401
+    from azllm.core import require_fs
+    monkeypatch.setitem(sys.modules, 's3fs', None)
+    monkeypatch.delitem(sys.modules['fsspec.registry']._registry, 's3', raising=False)
+    with pytest.raises(AzllmError, match=r"pip install 'azllm\[s3\]'"): require_fs('s3://bucket/run')
+    with pytest.raises(AzllmError, match='unknown storage protocol'): require_fs('bogus://bucket/run')
+
+
+@pytest.mark.parametrize('spec', ['./missing-model', '/no/such/model', '~/no-such-model', 'runs/cpt/final', 'a/b/c', 'model.safetensors',
+                                  'C:\\models\\x', 'two words'])
+def test_local_looking_model_never_goes_to_the_hub(box, spec):
+    from azllm.model import load_model
+    t0 = time.time()
+    with pytest.raises(AzllmError, match='no such model directory'): load_model(spec)
+    assert time.time() - t0 < 1
