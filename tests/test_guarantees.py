@@ -8,7 +8,7 @@ from conftest import ROOT
 PENDING = {'test_checkpoint.py::test_kill_at_every_point_of_save', 'test_checkpoint.py::test_second_run_is_locked_out',
            'test_checkpoint.py::test_stale_lock_is_taken_over', 'test_checkpoint.py::test_flipped_byte_names_the_file_and_falls_back',
            'test_checkpoint.py::test_resume_refuses_config_changes', 'test_checkpoint.py::test_refused_resume_changes_nothing',
-           'test_checkpoint.py::test_nothing_is_unpickled', 'test_s3.py::test_cpt_resumes_from_s3'}
+           'test_checkpoint.py::test_nothing_is_unpickled'}
 
 
 def named_tests() -> set[str]:

@@ -30,7 +30,7 @@ def test_missing_backend_is_one_line(monkeypatch):
 
 @pytest.mark.slow
 def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
-    "CPT with checkpoint_dir on S3, killed with SIGKILL mid-run, resumes from S3 and reproduces the uninterrupted losses."
+    "CPT with checkpoint_dir on S3, killed with SIGKILL mid-run, resumes from S3 (never from a half-uploaded step) and reproduces the uninterrupted losses."
     import signal, time
     from test_cpt import write_cfg, losses, launch, TOL
     kw = dict(seq_len=128, micro_batch=4, grad_accum=1, max_steps=20, save_every=4, keep_last=2)
@@ -52,7 +52,8 @@ def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
     assert done and not (killed/'final').exists(), done
     assert not (killed/'checkpoints').exists()                      # the checkpoints went to S3, not to the run directory
     resumed_from = int(done[-1].rsplit('_', 1)[1])
-    launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)        # resume: auto, from S3
+    s3_server.fs.pipe(f'{s3_server.bucket}/run/step_000019/.metadata', b'half-uploaded')   # newer, but never committed
+    launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)        # resume: auto, from S3; the half-uploaded step is not taken
     full, again = losses(tmp_path/'full'), losses(killed)
     assert resumed_from < 20 and sorted(again) == list(range(1, 21))
     for s in range(resumed_from + 1, 21): assert again[s] == pytest.approx(full[s], rel=TOL), s
