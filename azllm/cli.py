@@ -118,13 +118,15 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def int_in(lo:int, # smallest allowed value
            hi:int|None=None, # largest allowed value (None: no limit)
+           why_lo:str='', # why `lo` is the smallest, said when a value is below it
           ):
     "An argparse `type`: an integer in [lo, hi], else a clear error."
     def parse(text:str) -> int:
         try: v = int(text.replace('_', ''))
         except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if v < lo or (hi is not None and v > hi):
-            raise argparse.ArgumentTypeError(f"{v:,} is out of range: use {lo:,}" + (f" to {hi:,}" if hi is not None else " or more"))
+            raise argparse.ArgumentTypeError(f"{v:,} is " + (f"too small ({why_lo}); " if v < lo and why_lo else "out of range: ")
+                                             + f"use {lo:,}" + (f" to {hi:,}" if hi is not None else " or more"))
         return v
     parse.__name__ = 'integer'
     return parse
@@ -158,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)
     p = t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration')
     _corpus_args(p)
-    p.add_argument('--vocab-size', type=int_in(MIN_VOCAB, MAX_VOCAB), required=True, metavar='N', help='total vocabulary size, 256 special tokens included')
+    p.add_argument('--vocab-size', type=int_in(MIN_VOCAB, MAX_VOCAB, 'the 256 byte tokens and 256 special tokens need 512'), required=True, metavar='N', help='total vocabulary size, 256 special tokens included')
     p.set_defaults(func=cmd_tokenizer)
     p = t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id')
     _corpus_args(p)

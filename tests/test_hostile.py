@@ -199,7 +199,7 @@ FLAGS = {
     'vocab-negative': (['train', '--vocab-size', '-1'], '--vocab-size'),
     'vocab-text': (['train', '--vocab-size', 'lots'], 'not a whole number'),
     'vocab-float': (['train', '--vocab-size', '1e3'], 'not a whole number'),
-    'vocab-too-small': (['train', '--vocab-size', '300'], 'use 513'),
+    'vocab-too-small': (['train', '--vocab-size', '300'], 'too small', 'use 513'),
     'min-frequency-negative': (['train', '--vocab-size', '1000', '--min-frequency', '-1'], '--min-frequency'),
     'min-frequency-zero': (['train', '--vocab-size', '1000', '--min-frequency', '0'], '--min-frequency'),
     'add-zero': (['extend', '--add', '0'], '--add'),
