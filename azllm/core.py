@@ -6,15 +6,18 @@ Docs: https://azllm.github.io/azllm/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #576d8b4e
 from __future__ import annotations
-import json, os, shutil, tempfile, contextlib
+import contextlib, difflib, errno, functools, json, os, re, shutil, socket, sys, tempfile, threading
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 # %% auto #0
-__all__ = ['AzllmError', 'Config', 'yaml_key_lines', 'apply_overrides', 'load_config', 'save_config', 'atomic_dir', 'print0',
-           'md_table', 'write_json']
+__all__ = ['MAX_CONFIG_BYTES', 'MARKER', 'AzllmError', 'Config', 'yaml_key_lines', 'apply_overrides', 'read_yaml_text',
+           'read_yaml', 'load_config', 'save_config', 'print0', 'md_table', 'write_json', 'output_kind', 'write_marker',
+           'check_output', 'atomic_dir', 'check_output_dir', 'RunDir', 'run_dir', 'require_fs', 'looks_local',
+           'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -51,14 +54,80 @@ def apply_overrides(d:dict, # config as a plain dict
     "Return a copy of `d` with each `dotted.key=value` override applied (values parsed as YAML)."
     d = json.loads(json.dumps(d))
     for o in overrides or []:
-        if '=' not in o: raise AzllmError(f"override {o!r} is not of the form key=value (e.g. train.lr=3e-4)")
+        if not isinstance(o, str) or '=' not in o: raise AzllmError(f"override {o!r} is not of the form key=value (e.g. lr=3e-4)")
         key, val = o.split('=', 1)
-        *parents, last = key.strip().split('.')
+        parts = key.strip().split('.')
+        if not all(p.strip() for p in parts):
+            raise AzllmError(f"override {o!r}: the key {key.strip()!r} is empty or has an empty part; write key=value or section.key=value")
+        *parents, last = [p.strip() for p in parts]
         cur = d
-        for p in parents:
-            if not isinstance(cur.get(p, {}), dict): raise AzllmError(f"override {o!r}: {p!r} is not a section")
-            cur = cur.setdefault(p, {})
-        cur[last] = yaml.safe_load(val)
+        for i, p in enumerate(parents):
+            if cur.get(p) is None: cur[p] = {}
+            elif not isinstance(cur[p], dict):
+                raise AzllmError(f"override {o!r}: {'.'.join(parents[:i+1])} is a value ({cur[p]!r}), not a section with keys")
+            cur = cur[p]
+        try: cur[last] = yaml.safe_load(val)
+        except yaml.YAMLError as e:
+            raise AzllmError(f"override {o!r}: the value {val!r} is not valid YAML ({getattr(e, 'problem', None) or 'parse error'}); "
+                             "quote it, e.g. key='a: b'") from None
+    return d
+
+# %% ../nbs/00_core.ipynb #16147eab
+MAX_CONFIG_BYTES = 1_000_000     # a run config is a page of YAML; this stops a wrong file (a corpus, a model) early
+
+def _check_nodes(node, fname:str, limit:int=100_000) -> int:
+    "Number of values after expanding YAML aliases (a bomb of nested aliases is refused); duplicate keys are errors."
+    sizes = {}
+    def size(n):
+        if id(n) in sizes: return sizes[id(n)]
+        sizes[id(n)] = 1                       # a recursive alias counts once instead of looping
+        s = 1
+        if isinstance(n, yaml.MappingNode):
+            seen = {}
+            for k, v in n.value:
+                if isinstance(k, yaml.ScalarNode) and k.value != '<<':
+                    if k.value in seen: raise AzllmError(f"{fname}:{k.start_mark.line + 1}: key {k.value!r} appears twice "
+                                                         f"(first on line {seen[k.value]}); keep one")
+                    seen[k.value] = k.start_mark.line + 1
+                s += size(k) + size(v)
+        elif isinstance(n, yaml.SequenceNode): s += sum(size(v) for v in n.value)
+        if s > limit: raise AzllmError(f"{fname}: the YAML expands to more than {limit:,} values (nested aliases?); a run config is small")
+        sizes[id(n)] = s
+        return s
+    return size(node) if node is not None else 0
+
+def read_yaml_text(path:str|Path, # YAML file
+                  ) -> str:
+    "The text of a YAML file, or an `AzllmError` saying why it is not a UTF-8 text file."
+    path = Path(path)
+    if not path.exists(): raise AzllmError(f"config file {path} does not exist")
+    if not path.is_file(): raise AzllmError(f"config file {path} is a directory, not a YAML file")
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise AzllmError(f"config file {path} is {path.stat().st_size:,} bytes: not a run config (they are a page of YAML)")
+    raw = path.read_bytes()
+    for bom, enc in ((b'\xff\xfe\x00\x00', 'UTF-32'), (b'\x00\x00\xfe\xff', 'UTF-32'), (b'\xff\xfe', 'UTF-16'), (b'\xfe\xff', 'UTF-16')):
+        if raw.startswith(bom): raise AzllmError(f"config file {path} is encoded as {enc}; save it as UTF-8 (e.g. iconv -f {enc} -t UTF-8)")
+    if b'\x00' in raw: raise AzllmError(f"config file {path} contains NUL bytes: it is binary or UTF-16/32, not a UTF-8 YAML file")
+    try: return raw.decode('utf-8-sig')
+    except UnicodeDecodeError as e:
+        raise AzllmError(f"config file {path} is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}); save it as UTF-8") from None
+
+def read_yaml(path:str|Path, # YAML file
+             ) -> dict:
+    "The mapping in a YAML run config; every way it can fail to be one is an `AzllmError` naming the file and line."
+    text = read_yaml_text(path)
+    try:
+        _check_nodes(yaml.compose(text), str(path))
+        d = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, 'problem_mark', None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        what = ' '.join(str(x) for x in (getattr(e, 'context', None), getattr(e, 'problem', None)) if x) or str(e).splitlines()[0]
+        raise AzllmError(f"{where}: not valid YAML: {what}") from None
+    if d is None: return {}
+    if not isinstance(d, dict):
+        raise AzllmError(f"config file {path}: the top level must be a mapping of keys to values (`key: value` lines), "
+                         f"not a {type(d).__name__}")
     return d
 
 # %% ../nbs/00_core.ipynb #0fd2b2e4
@@ -79,15 +148,10 @@ def load_config(path:str|Path, # YAML file
                ):
     "Read a YAML run config, apply overrides and validate it into `model`, with errors naming key, file and line."
     path = Path(path)
-    if not path.is_file(): raise AzllmError(f"config file {path} does not exist")
-    text = path.read_text(encoding='utf-8')
-    try: d = yaml.safe_load(text) or {}
-    except yaml.YAMLError as e: raise AzllmError(f"{path} is not valid YAML: {e}") from None
-    if not isinstance(d, dict): raise AzllmError(f"{path}: the top level must be a mapping of keys to values")
-    d = apply_overrides(d, overrides or [])
+    d = apply_overrides(read_yaml(path), overrides or [])
     try: return model.model_validate(d)
     except ValidationError as e:
-        lines = yaml_key_lines(text)
+        lines = yaml_key_lines(read_yaml_text(path))
         details = '\n'.join(_describe(err, lines, str(path)) for err in e.errors())
         raise AzllmError(f"invalid config {path}:\n{details}") from None
 
@@ -100,28 +164,6 @@ def save_config(cfg:BaseModel, # a validated config
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(cfg.model_dump(mode='json'), sort_keys=False, allow_unicode=True), encoding='utf-8')
     return path
-
-# %% ../nbs/00_core.ipynb #59bf2aea
-@contextlib.contextmanager
-def atomic_dir(out:str|Path, # final output directory
-              ):
-    "Yield a temporary directory that becomes `out` only if the block finishes without an exception."
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f'.{out.name}.tmp-', dir=out.parent))
-    umask = os.umask(0); os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)                # mkdtemp makes it private (0700); outputs get the usual mode
-    try:
-        yield tmp
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old = None
-    if out.exists():
-        old = out.parent/f'.{out.name}.old-{os.getpid()}'
-        os.replace(out, old)
-    os.replace(tmp, out)
-    if old is not None: shutil.rmtree(old, ignore_errors=True)
 
 # %% ../nbs/00_core.ipynb #e8d10e33
 def print0(*args, **kwargs):
@@ -146,3 +188,247 @@ def write_json(obj, path:str|Path) -> Path:
     path = Path(path)
     path.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + '\n', encoding='utf-8')
     return path
+
+# %% ../nbs/00_core.ipynb #00b99957
+MARKER = '.azllm-output.json'
+
+def output_kind(path:str|Path, # a directory
+               ) -> str|None:
+    "The kind recorded in `path`'s azllm marker, or None if `path` is not an azllm output."
+    m = Path(path)/MARKER
+    try: return json.loads(m.read_text(encoding='utf-8')).get('kind') if m.is_file() else None
+    except (OSError, ValueError, AttributeError): return None
+
+def write_marker(path:str|Path, # an output directory
+                 kind:str, # what it holds: tokenizer, eval, merged-model, cpt-run, sft-run, quickstart, ...
+                ) -> Path:
+    "Mark `path` as an azllm output of `kind`."
+    from azllm import __version__
+    return write_json({'kind': kind, 'azllm_version': __version__,
+                       'created': datetime.now(timezone.utc).isoformat(timespec='seconds')}, Path(path)/MARKER)
+
+def _never_replace(out:Path):
+    "Refuse outputs whose replacement would take the working directory, the home directory or the root with it."
+    r = out.resolve()
+    if r == Path(r.anchor) or r == Path.home().resolve() or Path.cwd().resolve().is_relative_to(r):
+        raise AzllmError(f"{out}: refusing to use the root, home or current directory (or a parent of it) as an output; "
+                         "give a new directory such as runs/NAME")
+
+def check_output(out:str|Path, # an output path that a new output of `kind` will replace as a whole
+                 kind:str, # the kind of output to be written
+                 overwrite:bool=False, # replace whatever is there
+                ):
+    "Raise `AzllmError` unless a new azllm output of `kind` may replace `out` (see the table above)."
+    out = Path(out)
+    _never_replace(out)
+    for a in out.parents:                         # an existing ancestor must be a directory
+        if a.exists() or a.is_symlink():
+            if not a.is_dir(): raise AzllmError(f"{out}: {a} is a file, not a directory")
+            break
+    if not (out.exists() or out.is_symlink()) or overwrite: return
+    how = "choose another output path, or pass --overwrite (in a config: overwrite: true) to replace it"
+    if out.is_symlink(): raise AzllmError(f"{out} is a symbolic link; {how}")
+    if not out.is_dir(): raise AzllmError(f"{out} is an existing file, not an azllm output; {how}")
+    k = output_kind(out)
+    if k == kind: return
+    if k is not None: raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; {how}")
+    if next(out.iterdir(), None) is None: return
+    raise AzllmError(f"{out} already exists and was not made by azllm (it has no {MARKER}); {how}")
+
+# %% ../nbs/00_core.ipynb #59bf2aea
+def _exchange(a:Path, b:Path) -> bool:
+    "Swap two paths atomically (Linux `renameat2` with RENAME_EXCHANGE); False where the system cannot."
+    if not sys.platform.startswith('linux'): return False
+    try:
+        import ctypes
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError): return False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    if fn(-100, os.fsencode(a), -100, os.fsencode(b), 2) == 0: return True      # AT_FDCWD, RENAME_EXCHANGE
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.ENOTSUP): return False   # the filesystem cannot exchange
+    raise OSError(err, os.strerror(err), str(b))
+
+def _remove(p:Path):
+    if p.is_dir() and not p.is_symlink(): shutil.rmtree(p, ignore_errors=True)
+    elif p.exists() or p.is_symlink(): p.unlink()
+
+def _host() -> str: return re.sub(r'[^A-Za-z0-9]', '', socket.gethostname())[:24] or 'host'
+
+def _alive(pid:int) -> bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True
+    return True
+
+def _recover(out:Path):
+    "Clean what a killed `atomic_dir` on `out` left beside it (same host, dead pid); put back an old output it had moved aside."
+    pat = re.compile(rf'^\.{re.escape(out.name)}\.azllm-(tmp|old)-{_host()}-(\d+)(-.*)?$')
+    for p in out.parent.iterdir() if out.parent.is_dir() else ():
+        m = pat.match(p.name)
+        if not m or _alive(int(m[2])): continue
+        if m[1] == 'old' and not (out.exists() or out.is_symlink()): os.replace(p, out)
+        else: _remove(p)
+
+def _swap_in(tmp:Path, out:Path):
+    "Put `tmp` at `out`; the previous `out` (if any) is removed only once the new one is in place."
+    if not (out.exists() or out.is_symlink()): os.replace(tmp, out); return
+    if _exchange(tmp, out): _remove(tmp); return
+    old = out.parent/f'.{out.name}.azllm-old-{_host()}-{os.getpid()}'
+    os.replace(out, old)
+    try: os.replace(tmp, out)
+    except BaseException: os.replace(old, out); raise
+    _remove(old)
+
+def _missing_parents(p:Path) -> list[Path]:
+    "Ancestors of `p` that do not exist yet, deepest first."
+    return [a for a in p.parents if not a.exists()]
+
+@contextlib.contextmanager
+def atomic_dir(out:str|Path, # final output directory
+               kind:str='output', # what the output is: tokenizer, eval, merged-model, cpt-final, sft-run, quickstart, ...
+               overwrite:bool=False, # replace `out` even if it is not an azllm output of this kind
+              ):
+    "Yield a temporary directory that becomes `out` (marked as `kind`) only if the block finishes without an exception."
+    out = Path(out)
+    check_output(out, kind, overwrite)
+    made = _missing_parents(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp, ok = None, False
+    try:
+        _recover(out)
+        tmp = Path(tempfile.mkdtemp(prefix=f'.{out.name}.azllm-tmp-{_host()}-{os.getpid()}-', dir=out.parent))
+        umask = os.umask(0); os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)                # mkdtemp makes it private (0700); outputs get the usual mode
+        yield tmp
+        check_output(out, kind, overwrite)           # nothing else has appeared there in the meantime
+        write_marker(tmp, kind)
+        _swap_in(tmp, out)
+        ok = True
+    finally:
+        if tmp is not None and (tmp.exists() or tmp.is_symlink()): _remove(tmp)
+        if not ok:
+            for a in made:
+                try: a.rmdir()
+                except OSError: break
+
+# %% ../nbs/00_core.ipynb #dae113bd
+def check_output_dir(path:str|Path, # run directory, written incrementally
+                     kind:str, # cpt-run, sft-run, ...
+                     overwrite:bool=False, # write into it even if it is not an azllm run of this kind
+                    ) -> bool:
+    "Create the run directory `path` with its marker, or accept an existing run of the same `kind`; True if it is new or was empty."
+    path = Path(path)
+    check_output(path, kind, overwrite)
+    if path.is_symlink() or (path.exists() and not path.is_dir()): path.unlink()     # only with overwrite (checked above)
+    path.mkdir(parents=True, exist_ok=True)
+    new = next(path.iterdir(), None) is None
+    if output_kind(path) != kind: write_marker(path, kind)
+    return new
+
+class RunDir:
+    "Handle of a run directory opened by `run_dir`: call `keep()` once the run has something worth keeping."
+    def __init__(self, path:Path, new:bool): self.path, self.new, self.kept = path, new, False
+    def keep(self): self.kept = True
+
+@contextlib.contextmanager
+def run_dir(path:str|Path, # run directory
+            kind:str, # cpt-run, sft-run, ...
+            overwrite:bool=False, # write into it even if it is not an azllm run of this kind
+            main:bool|None=None, # whether this process owns the directory (default: rank 0)
+           ):
+    "Open a run directory (`check_output_dir`); if the block fails before `keep()`, remove what it created."
+    path = Path(path)
+    main = int(os.environ.get('RANK', '0')) == 0 if main is None else main
+    if not main: yield RunDir(path, False); return
+    made = [path] + _missing_parents(path) if not path.exists() else []
+    before = set(os.listdir(path)) if path.is_dir() else set()
+    h = RunDir(path, check_output_dir(path, kind, overwrite))
+    try: yield h
+    except BaseException:
+        if not h.kept:
+            if made:
+                shutil.rmtree(path, ignore_errors=True)
+                for a in made[1:]:
+                    try: a.rmdir()
+                    except OSError: break
+            else:
+                for name in set(os.listdir(path)) - before: _remove(path/name)
+        raise
+    else: h.keep()
+
+# %% ../nbs/00_core.ipynb #48fa6ed1
+_EXTRAS = {'s3': ('s3fs', "pip install 'azllm[s3]'"), 's3a': ('s3fs', "pip install 'azllm[s3]'"),
+           'gs': ('gcsfs', 'pip install gcsfs'), 'gcs': ('gcsfs', 'pip install gcsfs'),
+           'abfs': ('adlfs', 'pip install adlfs'), 'az': ('adlfs', 'pip install adlfs')}
+
+def require_fs(url:str|Path, # a local path or a URL such as s3://bucket/run
+              ) -> tuple:
+    "The fsspec `(filesystem, path)` of `url`; an `AzllmError` naming the package to install if its backend is missing."
+    import fsspec
+    url = str(url)
+    protocol = url.split('://', 1)[0].lower() if '://' in url else 'file'
+    try: fsspec.get_filesystem_class(protocol)
+    except ValueError: raise AzllmError(f"{url}: unknown storage protocol {protocol}://; use a local path or s3://bucket/path") from None
+    except ImportError:
+        pkg, cmd = _EXTRAS.get(protocol, (f'the fsspec backend for {protocol}://', f'see fsspec\'s list of implementations'))
+        raise AzllmError(f"{url}: {protocol}:// storage needs the {pkg} package: {cmd}") from None
+    return fsspec.core.url_to_fs(url)
+
+# %% ../nbs/00_core.ipynb #c31a39c1
+_HUB_ID = re.compile(r'^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$')
+_FILE_SUFFIXES = {'.json', '.yml', '.yaml', '.txt', '.jsonl', '.safetensors', '.bin', '.pt', '.model', '.parquet', '.csv', '.gguf'}
+
+def looks_local(spec:str, # a name given for a model or tokenizer
+               ) -> bool:
+    "Whether `spec` is meant as a local path rather than a Hub id."
+    s = str(spec)
+    if s.startswith(('.', '/', '~')) or '\\' in s or re.match(r'^[A-Za-z]:', s) or s.count('/') > 1: return True
+    if os.sep != '/' and os.sep in s: return True
+    if Path(s).suffix.lower() in _FILE_SUFFIXES or not _HUB_ID.match(s): return True
+    return '/' in s and Path(s).parent.is_dir()
+
+def hub_offline() -> bool:
+    "True when `HF_HUB_OFFLINE` is set or the Hub's host cannot be reached within 2 seconds."
+    if os.environ.get('HF_HUB_OFFLINE', os.environ.get('TRANSFORMERS_OFFLINE', '')).strip().lower() in ('1', 'true', 'yes', 'on'):
+        return True
+    from urllib.parse import urlparse
+    proxy = os.environ.get('HTTPS_PROXY') or os.environ.get('https_proxy')
+    u = urlparse(proxy or os.environ.get('HF_ENDPOINT') or 'https://huggingface.co')
+    return not _reachable(u.hostname or '', u.port or (443 if u.scheme == 'https' else 80))
+
+@functools.lru_cache(maxsize=None)
+def _reachable(host:str, port:int, timeout:float=2.0) -> bool:
+    ok = []
+    def probe():                               # in a thread: name resolution itself has no timeout
+        try: socket.create_connection((host, port), timeout=timeout).close(); ok.append(True)
+        except OSError: pass
+    t = threading.Thread(target=probe, daemon=True); t.start(); t.join(timeout + 0.5)
+    return bool(ok)
+
+def _cached_snapshot(repo_id:str) -> str|None:
+    try:
+        from huggingface_hub import snapshot_download
+        return snapshot_download(repo_id, local_files_only=True)
+    except Exception: return None
+
+def _did_you_mean(p:Path) -> str:
+    try: near = difflib.get_close_matches(p.name, os.listdir(p.parent if str(p.parent) else '.'), n=1)
+    except OSError: return ''
+    return f" (did you mean {p.parent/near[0]}?)" if near else ''
+
+def resolve_source(spec:str|Path, # preset:NAME, a local path, or a Hub id
+                   what:str='model', # what it is, for messages: model, tokenizer, ...
+                  ) -> str:
+    "Where to load `spec` from: itself (preset, existing path, Hub id online) or a cached snapshot offline; else an `AzllmError`."
+    s = str(spec)
+    if s.startswith('preset:'): return s
+    p = Path(s).expanduser()
+    if p.exists(): return str(p)
+    if looks_local(s):
+        raise AzllmError(f"{what} {s}: no such {'model directory' if what == 'model' else 'file or directory'}{_did_you_mean(p)}")
+    if not hub_offline(): return s
+    if (snap := _cached_snapshot(s)) is not None: return snap
+    why = 'HF_HUB_OFFLINE is set' if os.environ.get('HF_HUB_OFFLINE') else 'the Hugging Face Hub cannot be reached'
+    raise AzllmError(f"{what} {s}: not a local path, {why}, and it is not in the local Hugging Face cache; "
+                     f"give a local directory, or download it first (hf download {s})")

@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 from peft import PeftModel
 from pydantic import Field, field_validator
-from .core import AzllmError, Config, atomic_dir, save_config, write_json, md_table, print0
+from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, md_table, print0
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, EOT
 from .model import load_model
@@ -61,6 +61,7 @@ class EvalRun(Config):
     prompts: list[str] = AZ_PROMPTS              # generation prompts
     max_new_tokens: int = Field(64, gt=0)        # longest generation (greedy, stops at <|eot_id|> or eos)
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
+    overwrite: bool = False                      # replace output_dir even if it is not an azllm eval report (your files there are lost)
     runs: dict[str, str] = {}                    # label -> run directory (its log.jsonl) for the loss plots
 
     @field_validator('models')
@@ -89,10 +90,6 @@ def valid_documents(valid, # documents (list of str), or corpus sources: a path,
     return docs[:max_docs] if max_docs else docs
 
 # %% ../nbs/40_eval.ipynb #c6491af6
-def _looks_local(spec:str) -> bool:
-    "Whether `spec` is meant as a local path (a hub id is `org/name` with no such local `org/`)."
-    return spec.startswith(('/', '.', '~')) or spec.count('/') > 1 or ('/' in spec and Path(spec).parent.is_dir())
-
 def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                   adapter:str|None=None, # LoRA adapter directory
                   tokenizer:str|None=None, # tokenizer; default: the adapter's, else the model's, else Llama 3
@@ -100,8 +97,8 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
                  ) -> dict:
     "Where a model's base weights, adapter and tokenizer come from: {path, adapter, tokenizer}."
     name, path = name or path, str(path)
-    if not path.startswith('preset:') and not Path(path).exists() and _looks_local(path):
-        raise AzllmError(f"model {name!r}: {path}: no such model directory")
+    try: path = resolve_source(path, 'model')       # a missing local path is an error here; offline, a hub id fails fast
+    except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     if adapter is None and adapter_dir_of(path) is not None: adapter, path = str(adapter_dir_of(path)), None
     if adapter is not None:
         adapter = str(adapter)
@@ -402,6 +399,7 @@ def run_eval(cfg:EvalRun, # the run config
              progress:bool=True, # print one line per model
             ) -> Path:
     "Evaluate every model of `cfg` on the same text; write report.md, report.json, plots and the resolved config to `cfg.output_dir`."
+    check_output(cfg.output_dir, 'eval', cfg.overwrite)                               # refuse a bad output path before any work
     for m in cfg.models: resolve_model(m.path, m.adapter, m.tokenizer, m.name)      # fail on a bad path before any work
     curves = {}
     for k, p in cfg.runs.items():
@@ -418,7 +416,7 @@ def run_eval(cfg:EvalRun, # the run config
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"
              + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens.")
-    with atomic_dir(cfg.output_dir) as tmp:
+    with atomic_dir(cfg.output_dir, 'eval', cfg.overwrite) as tmp:
         write_report(tmp, eval_sections(results, curves), dict(eval_data(results, curves), config=cfg.model_dump(mode='json')),
                      title='azllm evaluation report', intro=intro)
         save_config(cfg, Path(tmp)/'azllm_config.yml')

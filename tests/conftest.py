@@ -18,3 +18,48 @@ def small_tokenizer(tmp_path_factory):
     r = azllm('tokenizer', 'train', '--corpus', DATA/'az_train.txt', '--vocab-size', 4000, '--out', out)
     assert r.returncode == 0, r.stderr
     return out
+
+
+# ---- a real S3 API (moto's standalone server) for remote checkpoints -------------------------------------------------
+# Needs `pip install 'moto[server]' s3fs` (both in the dev extra). Point fsspec/s3fs/boto at it with the environment
+# variables in `s3_server.env` (AWS_ENDPOINT_URL is read by botocore, hence by s3fs, when a client is made, so it works
+# in-process and in subprocesses alike; FSSPEC_S3_ENDPOINT_URL is fsspec's own per-protocol setting, read at import).
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
+
+
+@pytest.fixture(scope='session')
+def _moto_s3_endpoint():
+    "One moto server for the session (starting one takes about a second); each test gets its own bucket."
+    pytest.importorskip('s3fs'); pytest.importorskip('moto.server')
+    import logging
+    from moto.server import ThreadedMotoServer
+    logging.getLogger('werkzeug').setLevel(logging.ERROR)          # no request log lines in test output
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address='127.0.0.1', port=port, verbose=False)
+    server.start()
+    yield f'http://127.0.0.1:{port}'
+    server.stop()
+
+
+@pytest.fixture
+def s3_server(_moto_s3_endpoint, monkeypatch):
+    """A fresh bucket on a local S3-compatible server; fsspec `s3://` URLs in this process and in subprocesses reach it.
+
+    Yields a namespace: `endpoint_url`, `bucket`, `url` (`s3://BUCKET`), `env` (the variables to pass to a subprocess:
+    `subprocess.run(..., env={**os.environ, **s3_server.env})`; this process already has them) and `fs` (an s3fs filesystem)."""
+    import os, types, uuid, fsspec, s3fs
+    env = dict(AWS_ACCESS_KEY_ID='testing', AWS_SECRET_ACCESS_KEY='testing', AWS_SESSION_TOKEN='testing',
+               AWS_DEFAULT_REGION='us-east-1', AWS_ENDPOINT_URL=_moto_s3_endpoint, FSSPEC_S3_ENDPOINT_URL=_moto_s3_endpoint)
+    for k, v in env.items(): monkeypatch.setenv(k, v)
+    for k in ('AWS_PROFILE', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_ENDPOINT_URL_S3'): monkeypatch.delenv(k, raising=False)
+    monkeypatch.setitem(fsspec.config.conf, 's3', {**fsspec.config.conf.get('s3', {}), 'endpoint_url': _moto_s3_endpoint})
+    s3fs.S3FileSystem.clear_instance_cache()                      # an instance cached under another endpoint must not be reused
+    bucket = f'azllm-{uuid.uuid4().hex[:12]}'
+    fs = s3fs.S3FileSystem(endpoint_url=_moto_s3_endpoint)
+    fs.mkdir(bucket)
+    yield types.SimpleNamespace(endpoint_url=_moto_s3_endpoint, bucket=bucket, url=f's3://{bucket}', env=env, fs=fs)
+    s3fs.S3FileSystem.clear_instance_cache()

@@ -187,7 +187,7 @@ def test_bad_inputs(tmp_path, small_tokenizer):
     (tmp_path/'half').mkdir(); (tmp_path/'half'/'.metadata').write_text('x')
     with pytest.raises(AzllmError, match='is not committed'): train(load_config(cfg, CPTRun, [f'resume={tmp_path/"half"}']), progress=False)
     (tmp_path/'mine').mkdir(); (tmp_path/'mine'/'notes.txt').write_text('keep me')
-    with pytest.raises(AzllmError, match='is not an azllm run'): train(load_config(cfg, CPTRun, [f'output_dir={tmp_path/"mine"}']), progress=False)
+    with pytest.raises(AzllmError, match='was not made by azllm'): train(load_config(cfg, CPTRun, [f'output_dir={tmp_path/"mine"}']), progress=False)
     assert sorted(p.name for p in (tmp_path/'mine').iterdir()) == ['notes.txt']
     from azllm.model import load_model
     from azllm.tokenizer import train_tokenizer
@@ -204,3 +204,14 @@ def test_shipped_configs_validate():
     from azllm.sft import SFTRun
     for f in sorted((ROOT/'configs').glob('cpt_*.yml')): load_config(f, CPTRun)
     for f in sorted((ROOT/'configs').glob('sft_*.yml')): load_config(f, SFTRun)
+
+
+def test_stale_lock_is_taken_over(tmp_path, small_tokenizer):
+    "A run killed with SIGKILL leaves its lock behind; the next run on the directory takes it over (same host, dead pid)."
+    import socket
+    cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run', max_steps=1, valid_data=[], grad_accum=1)
+    from azllm.core import write_marker
+    (tmp_path/'run').mkdir(); write_marker(tmp_path/'run', 'cpt-run')           # what a run killed right after taking its lock leaves
+    (tmp_path/'run'/'.azllm.lock').write_text(json.dumps(dict(pid=2**22 + 4321, host=socket.gethostname(), started='earlier')))
+    run_inproc(cfg)
+    assert (tmp_path/'run'/'final').exists() and not (tmp_path/'run'/'.azllm.lock').exists()

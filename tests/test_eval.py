@@ -58,7 +58,7 @@ def write_yaml(path, cfg):
 def test_report_and_stable_keys(w, tmp_path):
     cfg = load_config(write_yaml(tmp_path/'eval.yml', eval_cfg(w, tmp_path/'out')), EvalRun)
     out = run_eval(cfg, progress=False)
-    assert sorted(p.name for p in out.iterdir()) == ['azllm_config.yml', 'bpb.png', 'fertility.png', 'loss_curves.png', 'report.json', 'report.md']
+    assert sorted(p.name for p in out.iterdir()) == ['.azllm-output.json', 'azllm_config.yml', 'bpb.png', 'fertility.png', 'loss_curves.png', 'report.json', 'report.md']
     rep = json.loads((out/'report.json').read_text())
     names = ['cpt', 'sft', 'random-600']
     for key in ('bpb', 'perplexity', 'fertility'): assert list(rep[key]) == names, key

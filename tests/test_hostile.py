@@ -1,0 +1,377 @@
+"""Hostile inputs: every mistake a user can make ends in one `azllm: error:` line and exit code 2, with no traceback,
+nothing left behind and nothing of the user's changed.
+
+Most cases run the CLI in-process (`azllm.cli.main`), which is fast; a few run it as a subprocess for the real exit code.
+Each case snapshots the sandbox directory (every file's bytes and mtime) before and after."""
+import errno, hashlib, io, json, os, shutil, subprocess, sys, time
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+import pytest
+from azllm.cli import main
+from azllm.core import AzllmError, load_config, write_marker
+from conftest import DATA, ROOT
+
+pytestmark = pytest.mark.filterwarnings('ignore')
+
+
+# ---------------------------------------------------------------------------------------------------------------- helpers
+def snapshot(*roots) -> dict:
+    "Every path under `roots` with its type, bytes' hash and mtime."
+    out = {}
+    for root in roots:
+        root = Path(root)
+        for p in [root, *sorted(root.rglob('*'))]:
+            st = p.lstat()
+            kind = 'link' if p.is_symlink() else 'dir' if p.is_dir() else 'file'
+            digest = hashlib.sha256(p.read_bytes()).hexdigest() if kind == 'file' else os.readlink(p) if kind == 'link' else None
+            out[str(p)] = (kind, digest, st.st_mtime_ns if kind == 'file' else None)
+    return out
+
+
+def cli(*args) -> tuple[int, str]:
+    "Run `azllm ARGS` in this process: (exit code, stderr)."
+    err, out = io.StringIO(), io.StringIO()
+    with redirect_stderr(err), redirect_stdout(out):
+        try: rc = main([str(a) for a in args])
+        except SystemExit as e: rc = e.code
+    return rc, err.getvalue()
+
+
+def one_clear_error(rc, err, *needles):
+    assert rc == 2, (rc, err)
+    assert 'Traceback' not in err, err
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert lines and lines[0].startswith('azllm: error:'), err
+    assert sum(l.startswith('azllm: error:') for l in lines) == 1, err
+    for n in needles: assert n in err, (n, err)
+
+
+@pytest.fixture
+def box(tmp_path, monkeypatch):
+    "A sandbox working directory holding some of the user's own files."
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv('HF_HUB_OFFLINE', '1')
+    (tmp_path/'mine').mkdir(); (tmp_path/'mine'/'thesis.tex').write_text('years of work\n')
+    (tmp_path/'notes.txt').write_text('my notes\n')
+    (tmp_path/'runs').mkdir()
+    (tmp_path/'corpus.txt').write_text((DATA/'az_valid.txt').read_text(encoding='utf-8')[:20000], encoding='utf-8')
+    (tmp_path/'report').mkdir(); write_marker(tmp_path/'report', 'eval'); (tmp_path/'report'/'report.md').write_text('# old\n')
+    os.symlink(tmp_path/'mine', tmp_path/'link')
+    return tmp_path
+
+
+def hostile(box, args, *needles, extra_roots=()):
+    "Run one hostile CLI case and check the whole contract."
+    before = snapshot(box, *extra_roots)
+    rc, err = cli(*args)
+    one_clear_error(rc, err, *needles)
+    assert snapshot(box, *extra_roots) == before, 'the sandbox changed'
+
+
+def write(box, name, data) -> Path:
+    p = box/name
+    p.write_bytes(data if isinstance(data, bytes) else data.encode('utf-8'))
+    return p
+
+
+TOK = "stage: tokenizer\noutput_dir: runs/tok\ncorpus: [corpus.txt]\nvocab_size: 1000\n"
+EVAL = "stage: eval\noutput_dir: runs/ev\nmodels: [{name: m, path: preset:llama-tiny}]\nvalid_data: [corpus.txt]\n"
+BOMB = (b'a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n'
+        b'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n')
+
+# ----------------------------------------------------------------------------------------------------------- config files
+CONFIG_FILES = {
+    'utf16': ('stage: tokenizer\n'.encode('utf-16'), 'UTF-16'),
+    'utf16-no-bom': ('stage: tokenizer\n'.encode('utf-16-le'), 'NUL bytes'),
+    'utf32': ('stage: tokenizer\n'.encode('utf-32'), 'UTF-32'),
+    'latin1': ('stage: tokenizer\noutput_dir: çıxış\n'.encode('cp1254'), 'not UTF-8'),
+    'binary': (b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR', 'NUL bytes'),
+    'not-yaml': (b'stage: [tokenizer\n', 'not valid YAML'),
+    'tabs': (b'stage: tokenizer\ncorpus:\n\t- a.txt\n', 'not valid YAML'),
+    'top-level-list': (b'- stage: tokenizer\n', 'not a list'),
+    'top-level-scalar': (b'just some words\n', 'not a str'),
+    'top-level-number': (b'42\n', 'not a int'),
+    'empty': (b'', 'no `stage:` key'),
+    'no-stage': (b'output_dir: runs/x\n', 'no `stage:` key'),
+    'unknown-stage': (b'stage: pretrain\n', '`stage:` must be one of'),
+    'duplicate-key': (TOK.encode() + b'vocab_size: 2000\n', "'vocab_size' appears twice"),
+    'alias-bomb': (b'stage: tokenizer\n' + BOMB, 'aliases'),
+    'python-tag': (b'stage: !!python/object/apply:os.system ["echo pwned"]\n', 'not valid YAML'),
+    'unknown-key': ((TOK + 'lerning_rate: 1\n').encode(), 'lerning_rate: unknown key'),
+    'missing-key': (b'stage: tokenizer\noutput_dir: runs/t\n', 'corpus: required key is missing'),
+    'vocab-negative': (TOK.replace('1000', '-5').encode(), 'vocab_size'),
+    'vocab-huge': (TOK.replace('1000', '99999999999').encode(), 'vocab_size'),
+    'vocab-text': (TOK.replace('1000', 'lots').encode(), 'vocab_size'),
+    'min-frequency-0': ((TOK + 'min_frequency: 0\n').encode(), 'min_frequency'),
+    'add-0': ((TOK + 'method: extend\nadd: 0\n').encode(), 'add'),
+    'method-bogus': ((TOK + 'method: magic\n').encode(), 'method'),
+    'eval-seq-len-0': ((EVAL + 'seq_len: 0\n').encode(), 'seq_len'),
+    'eval-micro-batch-neg': ((EVAL + 'micro_batch: -1\n').encode(), 'micro_batch'),
+    'eval-max-new-tokens-0': ((EVAL + 'max_new_tokens: 0\n').encode(), 'max_new_tokens'),
+    'eval-no-models': (EVAL.replace('[{name: m, path: preset:llama-tiny}]', '[]').encode(), 'models'),
+    'eval-duplicate-names': (EVAL.replace('[{name: m, path: preset:llama-tiny}]', '[{name: m, path: a}, {name: m, path: b}]').encode(), 'unique'),
+}
+
+
+@pytest.mark.parametrize('case', CONFIG_FILES)
+def test_config_file(box, case):
+    data, needle = CONFIG_FILES[case]
+    hostile(box, ['train', write(box, 'run.yml', data)], needle)
+
+
+def test_config_missing_or_directory(box):
+    hostile(box, ['train', 'nope.yml'], 'does not exist')
+    hostile(box, ['train', 'mine'], 'is a directory')
+    write(box, 'big.yml', b'# x\n' * 300_000)
+    hostile(box, ['train', 'big.yml'], 'not a run config')
+
+
+OVERRIDES = {'empty-key': ('=1', 'empty'), 'empty-part': ('a..b=1', 'empty part'), 'trailing-dot': ('corpus.=1', 'empty part'),
+             'into-a-value': ('vocab_size.x=1', 'not a section'), 'bad-value': ('vocab_size=[1,', 'not valid YAML'),
+             'stage-bogus': ('stage=magic', 'must be one of'), 'bad-type': ('vocab_size=many', 'vocab_size')}
+
+
+@pytest.mark.parametrize('case', OVERRIDES)
+def test_override(box, case):
+    o, needle = OVERRIDES[case]
+    hostile(box, ['train', write(box, 'run.yml', TOK), o], needle)
+
+
+def test_override_on_eval_and_load_config(box):
+    hostile(box, ['eval', write(box, 'ev.yml', EVAL), 'models..x=1'], 'empty part')
+    from azllm.tokenizer import TokenizerRun
+    with pytest.raises(AzllmError, match='not a section'): load_config(write(box, 'run.yml', TOK), TokenizerRun, ['output_dir.x=1'])
+
+
+# ------------------------------------------------------------------------------------------- CPT/SFT keys (engine rewrite)
+CPT = "stage: cpt\noutput_dir: runs/cpt\ntrain_data: [corpus.txt]\n"
+SFT = "stage: sft\noutput_dir: runs/sft\nmodel: preset:llama-tiny\ntrain_data: [chat.jsonl]\n"
+TRAIN_KEYS = ['micro_batch=0', 'grad_accum=0', 'seq_len=0', 'lr=-1', 'warmup_steps=-1', 'max_steps=-1', 'save_every=0',
+              'log_every=0', 'eval_every=-1', 'keep_last=0', 'lr_scheduler=bogus']
+
+
+def _training_config_case(box, text, override):
+    from azllm.cpt import CPTRun
+    from azllm.sft import SFTRun
+    model = CPTRun if 'stage: cpt' in text else SFTRun
+    key = override.split('=')[0]
+    # the bound itself must be what is reported (an "unknown key" on today's SFT config does not count)
+    with pytest.raises(AzllmError, match=rf"{key}: (Input should be|Value error|.*must)"):
+        load_config(write(box, 'run.yml', text), model, [override])
+
+
+# the shared TrainConfig bounds every one of them, in both stages
+TRAIN_CASES = [pytest.param(stage, o, id=f'{stage}-{o}') for stage in ('cpt', 'sft') for o in TRAIN_KEYS]
+
+
+@pytest.mark.parametrize('stage,override', TRAIN_CASES)
+def test_training_key_bounds(box, stage, override):
+    _training_config_case(box, CPT if stage == 'cpt' else SFT, override)
+
+
+# ------------------------------------------------------------------------------------------------------------------ corpus
+CORPORA = {'empty': (b'', 'empty'), 'binary': (b'\x89PNG\r\n\x1a\n\x00\x00\x00', 'binary'),
+           'not-utf8': ('Bakı şəhəri'.encode('cp1254', errors='replace') + b'\xfd\xfe', 'not valid UTF-8'),
+           'whitespace': (b'\n\n  \n', 'holds no text'),
+           'jsonl-no-field': (b'{"body": "salam"}\n', 'text'), 'jsonl-broken': (b'{"text": "salam"\n', 'not valid JSON')}
+
+
+@pytest.mark.parametrize('case', CORPORA)
+def test_corpus(box, case):
+    data, needle = CORPORA[case]
+    name = 'bad.jsonl' if case.startswith('jsonl') else 'bad.txt'
+    write(box, name, data)
+    hostile(box, ['tokenizer', 'train', '--corpus', name, '--vocab-size', 1000, '--out', 'runs/tok'], needle)
+
+
+def test_corpus_missing_and_empty_dir(box):
+    hostile(box, ['tokenizer', 'train', '--corpus', 'nope.txt', '--vocab-size', 1000, '--out', 'runs/tok'], 'no such file')
+    (box/'emptydir').mkdir()
+    hostile(box, ['tokenizer', 'train', '--corpus', 'emptydir', '--vocab-size', 1000, '--out', 'runs/tok'])
+
+
+# ------------------------------------------------------------------------------------------------------ tokenizer flags
+FLAGS = {
+    'vocab-overflow': (['train', '--vocab-size', '99999999999'], '--vocab-size', 'out of range'),
+    'vocab-zero': (['train', '--vocab-size', '0'], '--vocab-size'),
+    'vocab-negative': (['train', '--vocab-size', '-1'], '--vocab-size'),
+    'vocab-text': (['train', '--vocab-size', 'lots'], 'not a whole number'),
+    'vocab-float': (['train', '--vocab-size', '1e3'], 'not a whole number'),
+    'vocab-too-small': (['train', '--vocab-size', '300'], 'too small', 'use 513'),
+    'min-frequency-negative': (['train', '--vocab-size', '1000', '--min-frequency', '-1'], '--min-frequency'),
+    'min-frequency-zero': (['train', '--vocab-size', '1000', '--min-frequency', '0'], '--min-frequency'),
+    'add-zero': (['extend', '--add', '0'], '--add'),
+    'add-negative': (['extend', '--add', '-5'], '--add'),
+    'add-huge': (['extend', '--add', '99999999999'], '--add'),
+    'base-missing': (['extend', '--add', '10', '--base', './no/such/tokenizer'], 'no such file'),
+    'base-not-tokenizer': (['extend', '--add', '10', '--base', 'notes.txt'], 'cannot read tokenizer'),
+    'base-empty-dir': (['extend', '--add', '10', '--base', 'mine'], 'no tokenizer.json'),
+}
+
+
+@pytest.mark.parametrize('case', FLAGS)
+def test_tokenizer_flags(box, case):
+    args, *needles = FLAGS[case]
+    hostile(box, ['tokenizer', *args[:1], '--corpus', 'corpus.txt', '--out', 'runs/tok', *args[1:]], *needles)
+
+
+def test_fertility(box):
+    v = str(DATA/'az_valid.txt')
+    hostile(box, ['fertility', '--tokenizer', './nope', '--text', v], 'no such file')
+    hostile(box, ['fertility', '--tokenizer', 'runs/tok-az', '--text', v], 'no such file')       # runs/ exists: a local path
+    hostile(box, ['fertility', '--tokenizer', 'notes.txt', '--tokenizer', 'notes.txt', '--text', v], 'twice')
+    hostile(box, ['fertility', '--tokenizer', 'mine', '--text', v, '--plot', 'notes.txt'], '--plot')
+    hostile(box, ['fertility', '--tokenizer', 'mine', '--text', 'nope.txt'], 'no such file')
+    t0 = time.time()
+    hostile(box, ['fertility', '--tokenizer', 'azllm-test-no-such-org/no-such-tokenizer', '--text', v], 'HF_HUB_OFFLINE')
+    assert time.time() - t0 < 5                                                  # no retries against the Hub
+
+
+# ---------------------------------------------------------------------------------------------------------- output paths
+def _tok(out, *more): return ['tokenizer', 'train', '--corpus', 'corpus.txt', '--vocab-size', 1000, '--out', out, *more]
+
+OUTPUTS = {'user-dir': ('mine', 'not made by azllm'), 'file': ('notes.txt', 'existing file'), 'symlink': ('link', 'symbolic link'),
+           'other-kind': ('report', 'azllm eval output'), 'under-a-file': ('notes.txt/tok', 'is a file'),
+           'cwd': ('.', 'current directory'), 'parent-of-cwd': ('..', 'current directory'), 'home': ('~', 'home')}
+
+
+@pytest.mark.parametrize('case', OUTPUTS)
+def test_output_path(box, case):
+    out, needle = OUTPUTS[case]
+    hostile(box, _tok(os.path.expanduser(out) if out == '~' else out), needle)
+
+
+def test_output_cwd_even_with_overwrite(box):
+    hostile(box, _tok('.', '--overwrite'), 'current directory')
+
+
+def test_output_data_samples(box):
+    hostile(box, _tok(DATA), 'not made by azllm', extra_roots=[DATA])
+
+
+def test_output_other_commands(box):
+    hostile(box, ['quickstart', '--out', 'mine'], 'not made by azllm')
+    hostile(box, ['export', 'mine', '--merge', '--out', 'notes.txt'], 'existing file')
+    hostile(box, ['export', 'mine', '--out', 'runs/merged'], '--merge')
+    hostile(box, ['eval', write(box, 'ev.yml', EVAL.replace('runs/ev', 'mine'))], 'not made by azllm')
+    os.remove(box/'ev.yml')
+
+
+def test_overwrite_replaces_only_when_asked(box):
+    rc, err = cli(*_tok('mine', '--overwrite'))
+    assert rc == 0, err
+    assert not (box/'mine'/'thesis.tex').exists() and (box/'mine'/'tokenizer.json').exists()
+    assert not [p for p in box.iterdir() if '.azllm-' in p.name]                 # no temporary or backup directories
+    rc, err = cli(*_tok('mine'))                                                  # now an azllm tokenizer: replaced
+    assert rc == 0, err
+
+
+# ------------------------------------------------------------------------------------------------------------ chat data
+@pytest.fixture(scope='module')
+def chat_tok(tmp_path_factory):
+    "A small chat-capable tokenizer (Llama 3 specials and template), so a case does not spend seconds loading Llama 3's."
+    from azllm.tokenizer import train_tokenizer, save_tokenizer
+    docs = (DATA/'az_valid.txt').read_text(encoding='utf-8').splitlines()[:200]
+    return save_tokenizer(train_tokenizer(docs, 700), tmp_path_factory.mktemp('chat')/'tok')
+
+
+TURN = '{"role": "user", "content": "salam"}'
+CHATS = {'not-json': (b'hello\n', 'not valid JSON'), 'empty': (b'', 'holds no examples'),
+         'no-messages': (b'{"text": "salam"}\n', 'no "messages" field'), 'top-level-list': (b'[1, 2]\n', 'no "messages" field'),
+         'messages-not-list': (b'{"messages": "hi"}\n', 'non-empty list'),
+         'bad-role': (b'{"messages": [{"role": "wizard", "content": "x"}]}\n', 'no assistant turn'),
+         'no-assistant': (('{"messages": [%s]}\n' % TURN).encode(), 'no assistant turn'),
+         'content-not-str': (b'{"messages": [{"role": "user", "content": 5}, {"role": "assistant", "content": "x"}]}\n', 'string values'),
+         'binary': (b'\x00\x01\x02\xff', 'NUL bytes'), 'not-utf8': (b'{"messages": "\xfd\xfe"}\n', 'not valid UTF-8')}
+
+
+@pytest.mark.parametrize('case', CHATS)
+def test_chat_data(box, chat_tok, case):
+    data, needle = CHATS[case]
+    write(box, 'chat.jsonl', data)
+    hostile(box, ['sft', 'preview', '--data', 'chat.jsonl', '--tokenizer', chat_tok], *([needle] if needle else []))
+
+
+def test_chat_data_other(box, chat_tok):
+    hostile(box, ['sft', 'preview'], 'give a run config or --data')
+    hostile(box, ['sft', 'preview', '--data', 'nope.jsonl', '--tokenizer', chat_tok], 'no such file')
+    hostile(box, ['sft', 'preview', '--data', str(DATA/'sft'/'valid.jsonl'), '--tokenizer', './nope'], 'no such file')
+    hostile(box, ['sft', 'preview', '--data', str(DATA/'sft'/'valid.jsonl'), '--n', '0'], '--n')
+    hostile(box, ['sft', 'preview', '--data', str(DATA/'sft'/'valid.jsonl'), '--tokenizer', 'corpus.txt'], 'cannot read tokenizer')
+
+
+# -------------------------------------------------------------------------------------------------------------- CLI flags
+CLI_FLAGS = {
+    'chat-negative-tokens': (['chat', 'mine', '--max-new-tokens', '-5'], '--max-new-tokens'),
+    'chat-zero-tokens': (['chat', 'mine', '--max-new-tokens', '0'], '--max-new-tokens'),
+    'chat-missing-model': (['chat', './no/model', '--prompt', 'salam'], 'no such'),
+    'memory-zero-gpus': (['memory', 'estimate', '--params', '1e9', '--gpus', '0'], '--gpus'),
+    'unknown-command': (['pretrain'], 'invalid choice'),
+    'unknown-flag': (['quickstart', '--fast'], 'unrecognized arguments'),
+    'train-only-overrides': (['train', 'lr=1'], 'at least one CONFIG.yml'),
+    'missing-required': (['tokenizer', 'train', '--corpus', 'corpus.txt'], 'required'),
+}
+
+
+@pytest.mark.parametrize('case', CLI_FLAGS)
+def test_cli_flags(box, case):
+    args, needle = CLI_FLAGS[case]
+    hostile(box, args, needle)
+
+
+# ----------------------------------------------------------------------------------------------------------- full disks
+@pytest.mark.parametrize('code', [errno.ENOSPC, errno.EROFS, errno.EACCES])
+def test_disk_errors_while_writing(box, monkeypatch, code):
+    from transformers import PreTrainedTokenizerFast
+    def fail(self, path, *a, **k): raise OSError(code, os.strerror(code), str(Path(path)/'tokenizer.json'))
+    monkeypatch.setattr(PreTrainedTokenizerFast, 'save_pretrained', fail)
+    hostile(box, _tok('runs/tok'), os.strerror(code))
+    before = snapshot(box)
+    hostile(box, _tok('report', '--overwrite'), os.strerror(code))               # an existing output survives a failed replace
+    assert (box/'report'/'report.md').read_text() == '# old\n' and snapshot(box) == before
+
+
+# ------------------------------------------------------------------------------------------ a few real processes (exit code)
+def _proc(*args, cwd, env=None):
+    return subprocess.run([sys.executable, '-m', 'azllm.cli', *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, 'PYTHONPATH': str(ROOT), 'HF_HUB_OFFLINE': '1', **(env or {})})
+
+
+@pytest.mark.parametrize('args,needle', [
+    (['train', 'u16.yml'], 'UTF-16'),
+    (_tok('runs/tok')[:4] + ['--vocab-size', '99999999999', '--out', 'runs/tok'], 'out of range'),
+    (_tok('mine'), 'not made by azllm'),
+    (['fertility', '--tokenizer', 'azllm-test-no-such-org/x', '--text', 'corpus.txt'], 'HF_HUB_OFFLINE')])
+def test_subprocess_exit_code(box, args, needle):
+    write(box, 'u16.yml', 'stage: tokenizer\n'.encode('utf-16'))
+    before = snapshot(box)
+    r = _proc(*args, cwd=box)
+    one_clear_error(r.returncode, r.stderr, needle)
+    assert snapshot(box) == before
+
+
+# ------------------------------------------------------------------------------------------- library calls (in-process)
+def test_flash_attention_without_the_package(box):
+    import importlib.util
+    from azllm.model import load_model
+    from azllm.tokenizer import load_tokenizer
+    if importlib.util.find_spec('flash_attn') is not None: pytest.skip('flash-attn is installed here')
+    with pytest.raises(AzllmError, match='flash-attn'): load_model('preset:llama-tiny', None, attn_implementation='flash_attention_2')
+
+
+def test_s3_without_s3fs(box, monkeypatch):
+    import fsspec.registry  # noqa: F401
+    from azllm.core import require_fs
+    monkeypatch.setitem(sys.modules, 's3fs', None)
+    monkeypatch.delitem(sys.modules['fsspec.registry']._registry, 's3', raising=False)
+    with pytest.raises(AzllmError, match=r"pip install 'azllm\[s3\]'"): require_fs('s3://bucket/run')
+    with pytest.raises(AzllmError, match='unknown storage protocol'): require_fs('bogus://bucket/run')
+
+
+@pytest.mark.parametrize('spec', ['./missing-model', '/no/such/model', '~/no-such-model', 'runs/cpt/final', 'a/b/c', 'model.safetensors',
+                                  'C:\\models\\x', 'two words'])
+def test_local_looking_model_never_goes_to_the_hub(box, spec):
+    from azllm.model import load_model
+    t0 = time.time()
+    with pytest.raises(AzllmError, match='no such model directory'): load_model(spec)
+    assert time.time() - t0 < 1

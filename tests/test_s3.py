@@ -1,0 +1,59 @@
+"""Remote storage against a real S3 API (moto's standalone server, see the `s3_server` fixture in conftest.py)."""
+import os, subprocess, sys
+import fsspec
+import pytest
+from azllm.core import AzllmError, require_fs
+
+
+def test_fsspec_writes_and_reads_through_the_server(s3_server):
+    url = f'{s3_server.url}/x'
+    with fsspec.open(url, 'wb') as f: f.write(b'hello s3')
+    with fsspec.open(url, 'rb') as f: assert f.read() == b'hello s3'
+    fs, path = require_fs(f'{s3_server.url}/run')                    # what azllm's checkpoint code calls
+    assert fs.exists(f'{s3_server.bucket}/x') and path == f'{s3_server.bucket}/run'
+    assert s3_server.fs.cat(f'{s3_server.bucket}/x') == b'hello s3'     # the bytes really went over the S3 API
+
+
+def test_a_subprocess_reaches_the_same_bucket(s3_server):
+    code = f"import fsspec; fsspec.open('{s3_server.url}/y', 'wb').open().close(); print(fsspec.filesystem('s3').ls('{s3_server.bucket}'))"
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env={**os.environ, **s3_server.env})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert s3_server.fs.exists(f'{s3_server.bucket}/y')
+
+
+def test_missing_backend_is_one_line(monkeypatch):
+    import fsspec.registry  # noqa: F401 (the module; fsspec also has an attribute of that name)
+    monkeypatch.setitem(sys.modules, 's3fs', None)
+    monkeypatch.delitem(sys.modules['fsspec.registry']._registry, 's3', raising=False)
+    with pytest.raises(AzllmError, match=r"s3fs package: pip install 'azllm\[s3\]'"): require_fs('s3://bucket/run')
+
+
+@pytest.mark.slow
+def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
+    "CPT with checkpoint_dir on S3, killed with SIGKILL mid-run, resumes from S3 (never from a half-uploaded step) and reproduces the uninterrupted losses."
+    import signal, time
+    from test_cpt import write_cfg, losses, launch, TOL
+    kw = dict(seq_len=128, micro_batch=4, grad_accum=1, max_steps=20, save_every=4, keep_last=2)
+    launch(sys.executable, '-m', 'azllm.cli', 'train', write_cfg(tmp_path/'full.yml', small_tokenizer, tmp_path/'full', **kw))
+    killed, remote = tmp_path/'killed', f'{s3_server.url}/run'
+    cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, killed, checkpoint_dir=remote, **kw)
+    p = subprocess.Popen([sys.executable, '-m', 'azllm.cli', 'train', cfg], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={**os.environ, **s3_server.env, 'OMP_NUM_THREADS': '1'})
+    committed = lambda: sorted(d for d in s3_server.fs.ls(f'{s3_server.bucket}/run') if s3_server.fs.exists(f'{d}/azllm_checkpoint.json')) \
+        if s3_server.fs.exists(f'{s3_server.bucket}/run') else []
+    deadline = time.time() + 300
+    while time.time() < deadline and p.poll() is None:
+        if (killed/'log.jsonl').exists() and max(losses(killed), default=0) >= 10 and committed(): break
+        time.sleep(0.05)
+    assert p.poll() is None, 'the run finished (or failed) before it could be killed'
+    p.send_signal(signal.SIGKILL); p.wait()
+    s3_server.fs.invalidate_cache()
+    done = committed()
+    assert done and not (killed/'final').exists(), done
+    assert not (killed/'checkpoints').exists()                      # the checkpoints went to S3, not to the run directory
+    resumed_from = int(done[-1].rsplit('_', 1)[1])
+    s3_server.fs.pipe(f'{s3_server.bucket}/run/step_000019/.metadata', b'half-uploaded')   # newer, but never committed
+    launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)        # resume: auto, from S3; the half-uploaded step is not taken
+    full, again = losses(tmp_path/'full'), losses(killed)
+    assert resumed_from < 20 and sorted(again) == list(range(1, 21))
+    for s in range(resumed_from + 1, 21): assert again[s] == pytest.approx(full[s], rel=TOL), s
