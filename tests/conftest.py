@@ -18,3 +18,27 @@ def small_tokenizer(tmp_path_factory):
     r = azllm('tokenizer', 'train', '--corpus', DATA/'az_train.txt', '--vocab-size', 4000, '--out', out)
     assert r.returncode == 0, r.stderr
     return out
+
+
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
+
+
+@pytest.fixture
+def moto_sagemaker(monkeypatch):
+    """A local SageMaker- and S3-compatible endpoint (moto's server on a free 127.0.0.1 port) with dummy credentials;
+    boto3 reaches it through AWS_ENDPOINT_URL. Yields the endpoint URL."""
+    pytest.importorskip('boto3')
+    from moto.server import ThreadedMotoServer
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address='127.0.0.1', port=port, verbose=False)
+    server.start()
+    url = f'http://127.0.0.1:{port}'
+    for k, v in dict(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID='testing', AWS_SECRET_ACCESS_KEY='testing',
+                     AWS_DEFAULT_REGION='us-east-1', AWS_EC2_METADATA_DISABLED='true').items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.delenv('AWS_PROFILE', raising=False); monkeypatch.delenv('AWS_SESSION_TOKEN', raising=False)
+    try: yield url
+    finally: server.stop()
