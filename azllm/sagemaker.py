@@ -211,8 +211,12 @@ def submit(args:list[str], # configs and key=value overrides
            inputs:dict|None=None, job:str|None=None, dry_run:bool=False) -> dict:
     "Submit `azllm train ARGS` as a SageMaker training job (or, with `dry_run`, only build the request); return the request."
     region = _region(region)
-    runs, files = plan_runs(args)
     configs = [c for c in args if '=' not in c]
+    if instance_count > 1 and len(configs) > 1:
+        raise AzllmError(f"{len(configs)} configs on {instance_count} instances: a later run would read an earlier one's results, which "
+                         "only the first instance holds; submit one job per config with the same --output (each job finds the "
+                         "earlier ones' results under OUTPUT/checkpoints)")
+    runs, files = plan_runs(args)
     job = job or job_name(configs[0])
     req = training_job_request(runs, job, role, output, instance_type, instance_count, region, image, spot, max_run, max_wait,
                                volume_gb, inputs, install=image is None)

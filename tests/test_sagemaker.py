@@ -67,6 +67,8 @@ def test_submit_errors(in_repo):
     with pytest.raises(AzllmError, match='--max-wait'):
         submit(ok, ROLE, 's3://bkt/p', region='us-east-1', spot=True, max_run=100, max_wait=10, dry_run=True)
     with pytest.raises(AzllmError, match='pass --image'): submit(ok, ROLE, 's3://bkt/p', region='xx-none-1', dry_run=True)
+    with pytest.raises(AzllmError, match='one job per config'):
+        submit(ok + [PHASE1.replace('phase1', 'phase2')], ROLE, 's3://bkt/p', instance_count=2, region='us-east-1', dry_run=True)
 
 
 def test_without_boto3_one_line_names_the_extra(monkeypatch):
