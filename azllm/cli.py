@@ -92,8 +92,12 @@ def cmd_eval(a):
     out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
+def _wants_launch(a) -> bool:
+    "Did the user ask for a launcher (several processes or nodes, or a named launcher)?"
+    return bool((a.nproc or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
+
 def cmd_train(a):
-    "Validate every config first, then run them in order (e.g. CPT phase 1, then phase 2)."
+    "Validate every config first, then run them in order (e.g. CPT phase 1, then phase 2), or launch N processes that do."
     configs = [c for c in a.configs if '=' not in c]
     overrides = [c for c in a.configs if '=' in c]
     if not configs: raise AzllmError("give at least one CONFIG.yml")
@@ -104,6 +108,13 @@ def cmd_train(a):
     for p, stage in staged:
         model, run = _stage(stage)
         runs.append((run, load_config(p, model, overrides)))
+    from azllm.launch import launched, launch, visible_gpus
+    if _wants_launch(a) and not launched():
+        nproc = a.nproc or visible_gpus() or 1
+        return launch(a.configs, [cfg for _, cfg in runs], nproc, a.launcher or 'torchrun', a.nnodes, a.node_rank,
+                      a.master_addr, a.master_port, a.dry_run)
+    if a.dry_run:
+        print(' '.join(['python', '-m', 'azllm.cli', 'train', *map(__import__('shlex').quote, a.configs)])); return 0
     for run, cfg in runs:
         out = run(cfg)
         if int(os.environ.get('RANK', '0')) == 0: print(f"wrote {out}")
@@ -212,10 +223,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser('train', help='run stages from YAML configs (stage: tokenizer | cpt | sft | eval), in order',
                        description='Run one or more YAML run configs in order; key=value arguments override keys of every config. '
-                       'Distributed: accelerate launch --config_file configs/accelerate/fsdp2.yaml -m azllm.cli train CONFIG.yml '
-                       '(or torchrun --nproc_per_node N -m azllm.cli train CONFIG.yml).')
+                       'With --gpus N / --nnodes M azllm starts torchrun (or accelerate launch) itself; --dry-run prints the command.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs (see configs/) and overrides, e.g. max_steps=100')
+    g = p.add_mutually_exclusive_group()
+    g.add_argument('--nproc', type=int, metavar='N', help='processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)')
+    g.add_argument('--gpus', type=int, dest='nproc', metavar='N', help='the same as --nproc')
+    p.add_argument('--launcher', choices=['torchrun', 'accelerate'], help='launcher for several processes (default: torchrun)')
+    p.add_argument('--nnodes', type=int, default=1, metavar='M', help='machines (default: 1); every machine runs the same command')
+    p.add_argument('--node-rank', type=int, metavar='R', help="this machine's rank: 0 on the first, 1 .. M-1 on the others")
+    p.add_argument('--master-addr', metavar='HOST', help='address of the machine with --node-rank 0 (needed with --nnodes > 1)')
+    p.add_argument('--master-port', type=int, default=29500, metavar='P', help='its port, open between the machines (default: 29500)')
+    p.add_argument('--dry-run', action='store_true', help='print the command that would run, and exit')
     p.set_defaults(func=cmd_train)
+
+    from azllm.sagemaker import add_sagemaker_parser
+    add_sagemaker_parser(sub)
     return ap
 
 # %% ../nbs/60_cli.ipynb #5247f615
@@ -228,7 +250,7 @@ def main(argv:list[str]|None=None) -> int:
     "Entry point of the `azllm` command; returns the exit code."
     a = build_parser().parse_args(argv)
     try:
-        a.func(a)
+        rc = a.func(a)
     except AzllmError as e:
         if int(os.environ.get('RANK', '0')) == 0: print(f"azllm: error: {e}", file=sys.stderr)
         return 2
@@ -244,7 +266,7 @@ def main(argv:list[str]|None=None) -> int:
             print(f"azllm: error: cannot write {e.filename or 'the output'}: {e.strerror or e}; {_DISK_ERRORS[e.errno]} "
                   "(nothing half-written was kept)", file=sys.stderr)
         return 2
-    return 0
+    return rc or 0
 
 # `python -m azllm.cli` / `accelerate launch -m azllm.cli`; the `__file__` test keeps it from firing inside a notebook.
 if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())

@@ -63,3 +63,21 @@ def s3_server(_moto_s3_endpoint, monkeypatch):
     fs.mkdir(bucket)
     yield types.SimpleNamespace(endpoint_url=_moto_s3_endpoint, bucket=bucket, url=f's3://{bucket}', env=env, fs=fs)
     s3fs.S3FileSystem.clear_instance_cache()
+
+
+@pytest.fixture
+def moto_sagemaker(monkeypatch):
+    """A local SageMaker- and S3-compatible endpoint (moto's server on a free 127.0.0.1 port) with dummy credentials;
+    boto3 reaches it through AWS_ENDPOINT_URL. Yields the endpoint URL."""
+    pytest.importorskip('boto3')
+    from moto.server import ThreadedMotoServer
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address='127.0.0.1', port=port, verbose=False)
+    server.start()
+    url = f'http://127.0.0.1:{port}'
+    for k, v in dict(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID='testing', AWS_SECRET_ACCESS_KEY='testing',
+                     AWS_DEFAULT_REGION='us-east-1', AWS_EC2_METADATA_DISABLED='true').items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.delenv('AWS_PROFILE', raising=False); monkeypatch.delenv('AWS_SESSION_TOKEN', raising=False)
+    try: yield url
+    finally: server.stop()

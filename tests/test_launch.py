@@ -1,0 +1,106 @@
+"""`azllm train --nproc/--gpus/--nnodes/--launcher`: the launcher command azllm builds, its errors, and real 2-process CPU runs."""
+import json, shlex, sys
+from pathlib import Path
+import pytest, yaml
+from conftest import ROOT
+from test_engine import TOL, launch, losses  # the engine tests' subprocess and log helpers
+from azllm.core import AzllmError
+from azllm.cli import main, build_parser
+from azllm.launch import accelerate_config
+
+TINY = str(ROOT/'configs'/'cpt_tiny_base.yml')
+
+
+def dry(capsys, *argv):
+    "The command `azllm train ... --dry-run` prints, as a list of arguments."
+    assert main(['train', *map(str, argv), '--dry-run']) == 0
+    return shlex.split(capsys.readouterr().out.strip())
+
+
+def child(cmd):
+    "What the launcher runs in every process: the part from `-m azllm.cli` on."
+    return cmd[cmd.index('-m', 1 if cmd[0] != sys.executable else 3):]
+
+
+def test_dry_run_torchrun_one_node(capsys):
+    cmd = dry(capsys, TINY, 'max_steps=3', '--nproc', 2)
+    assert cmd[0].endswith('torchrun') or cmd[:3] == [sys.executable, '-m', 'torch.distributed.run']
+    assert cmd[cmd.index('--nproc_per_node') + 1] == '2' and '--standalone' in cmd
+    assert child(cmd) == ['-m', 'azllm.cli', 'train', TINY, 'max_steps=3']
+    assert dry(capsys, TINY, '--gpus', 2) == dry(capsys, TINY, '--nproc', 2, '--launcher', 'torchrun')   # --gpus is --nproc; torchrun is the default
+
+
+def test_dry_run_torchrun_two_nodes(capsys):
+    cmd = dry(capsys, TINY, '--nproc', 8, '--nnodes', 2, '--node-rank', 1, '--master-addr', '10.0.0.1', '--master-port', 29400)
+    i = cmd.index('--nproc_per_node')
+    assert cmd[i:i + 10] == ['--nproc_per_node', '8', '--nnodes', '2', '--node_rank', '1', '--master_addr', '10.0.0.1', '--master_port', '29400']
+    assert '--standalone' not in cmd and child(cmd) == ['-m', 'azllm.cli', 'train', TINY]
+
+
+@pytest.mark.parametrize('strategy,config', [('auto', 'ddp'), ('ddp', 'ddp'), ('fsdp2', 'fsdp2')])
+def test_dry_run_accelerate_one_node(capsys, strategy, config):
+    cmd = dry(capsys, TINY, f'strategy={strategy}', '--nproc', 2, '--launcher', 'accelerate')
+    assert cmd[:2] == ['accelerate', 'launch'] or cmd[:3] == [sys.executable, '-m', 'accelerate.commands.launch']
+    cfg = Path(cmd[cmd.index('--config_file') + 1])
+    assert cfg.name == f'{config}.yaml' and yaml.safe_load(cfg.read_text()) == accelerate_config(config)
+    assert cmd[cmd.index('--num_processes') + 1] == '2' and cmd[cmd.index('--num_machines') + 1] == '1'
+    assert '--machine_rank' not in cmd
+    assert child(cmd) == ['-m', 'azllm.cli', 'train', TINY, f'strategy={strategy}']
+
+
+def test_dry_run_accelerate_two_nodes(capsys):
+    cmd = dry(capsys, TINY, 'strategy=fsdp2', '--gpus', 8, '--nnodes', 2, '--node-rank', 0, '--master-addr', 'node0', '--launcher', 'accelerate')
+    i = cmd.index('--num_processes')
+    assert cmd[i:i + 10] == ['--num_processes', '16', '--num_machines', '2', '--machine_rank', '0', '--main_process_ip', 'node0',
+                             '--main_process_port', '29500']
+    assert Path(cmd[cmd.index('--config_file') + 1]).name == 'fsdp2.yaml'
+
+
+def test_one_process_dry_run_and_shipped_accelerate_configs(capsys):
+    assert dry(capsys, TINY, 'lr=1e-3') == ['python', '-m', 'azllm.cli', 'train', TINY, 'lr=1e-3']
+    for s in ('ddp', 'fsdp2'):      # the hand-launch copies say what azllm generates
+        assert yaml.safe_load((ROOT/'configs'/'accelerate'/f'{s}.yaml').read_text()) == accelerate_config(s)
+        assert 'cpt_llama-3.2-1b_8gpu.yml' not in (ROOT/'configs'/'accelerate'/f'{s}.yaml').read_text()
+
+
+@pytest.mark.parametrize('argv,needle', [
+    (['--nproc', '3'], 'has 2 visible GPUs'),
+    (['--nproc', '2'], 'unknown launcher'),
+    (['--nnodes', '2', '--node-rank', '2', '--master-addr', 'h'], 'out of range'),
+    (['--nnodes', '2', '--node-rank', '-1', '--master-addr', 'h'], 'out of range'),
+    (['--nnodes', '2', '--node-rank', '1'], 'needs --master-addr'),
+    (['--nnodes', '2', '--master-addr', 'h'], 'needs --node-rank'),
+    (['--nproc', '2', 'strategy=none'], 'strategy: none'),
+])
+def test_launch_errors(monkeypatch, argv, needle):
+    import azllm.launch
+    monkeypatch.setattr(azllm.launch, 'visible_gpus', lambda: 2)      # as on a machine with 2 GPUs
+    monkeypatch.delenv('LOCAL_RANK', raising=False); monkeypatch.delenv('AZLLM_LAUNCHED', raising=False)
+    a = build_parser().parse_args(['train', TINY, *[x for x in argv if '=' in x], *[x for x in argv if '=' not in x], '--dry-run'])
+    if needle == 'unknown launcher': a.launcher = 'mpirun'           # argparse's choices refuse it on the command line; launch() too
+    with pytest.raises(AzllmError, match=needle): a.func(a)
+
+
+def test_errors_exit_2_in_one_line(capsys):
+    assert main(['train', TINY, '--nnodes', '2', '--node-rank', '0']) == 2
+    assert capsys.readouterr().err.startswith('azllm: error: --nnodes 2 needs --master-addr')
+    assert main(['train', str(ROOT/'configs'/'tokenizer_custom.yml'), '--nproc', '2']) == 2
+    assert 'runs in one process' in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('launcher,strategy', [('torchrun', 'auto'), ('accelerate', 'fsdp2')])
+def test_two_cpu_processes_match_one(tmp_path_factory, small_tokenizer, launcher, strategy):
+    "2 gloo processes started by `azllm train --nproc 2` give the losses of 1 process with grad_accum 2."
+    base = [sys.executable, '-m', 'azllm.cli', 'train', TINY, 'max_steps=3', 'seq_len=64', 'micro_batch=2', f'tokenizer={small_tokenizer}',
+            'valid_data=[]', 'eval_every=100', 'save_every=100', 'tensorboard=false']
+    one = tmp_path_factory.getbasetemp()/'launch_one'
+    if not (one/'summary.json').exists(): launch(*base, 'grad_accum=2', f'output_dir={one}')   # shared by both launchers
+    two = tmp_path_factory.mktemp(launcher)/'run'
+    r = launch(*base, 'grad_accum=1', f'output_dir={two}', f'strategy={strategy}', '--nproc', '2', '--launcher', launcher)
+    assert 'azllm: launching 2 processes' in r.stderr
+    s = json.loads((two/'summary.json').read_text())
+    assert s['world_size'] == 2 and s['strategy'] == ('ddp' if strategy == 'auto' else strategy)
+    a, b = losses(one), losses(two)
+    assert sorted(a) == [1, 2, 3] and b.keys() == a.keys()
+    for step in a: assert b[step] == pytest.approx(a[step], rel=TOL), step
