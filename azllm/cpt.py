@@ -15,7 +15,7 @@ from .tokenizer import load_tokenizer
 from .model import load_model, transfer_vocabulary
 from .packing import tokenize_to_file, PackedTokens
 from .runtime import Runtime
-from .trainer import TrainConfig, Trainer, run_training, inner_model
+from .trainer import TrainConfig, Trainer, run_training, inner_model, data_dir as node_data_dir
 
 # %% auto #0
 __all__ = ['CPTRun', 'prepare_model', 'freeze_backbone', 'full_state_dict', 'save_final', 'CPTTask', 'train']
@@ -91,8 +91,8 @@ class CPTTask:
         return model, tok, info
 
     def data(self, cfg:CPTRun, tok, out:Path, rt:Runtime) -> tuple:
-        data_dir = out/'data'
-        if rt.main:
+        data_dir = node_data_dir(out, rt)
+        if rt.local_main:
             for split, src in [('train', cfg.train_data), ('valid', cfg.valid_data)]:
                 if src: write_json(tokenize_to_file(src, tok, data_dir/f'{split}.bin', cfg.text_field, progress=self.progress),
                                    data_dir/f'{split}.json')

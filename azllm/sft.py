@@ -19,7 +19,7 @@ from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 from .model import load_model, transfer_vocabulary
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
-from .trainer import TrainConfig, Trainer, run_training
+from .trainer import TrainConfig, Trainer, run_training, data_dir
 from .cpt import full_state_dict
 
 # %% auto #0
@@ -318,19 +318,20 @@ class SFTTask:
         return model, tok, dict(resized=resized, train_embeddings=emb, trainable=n(True), frozen=n(False))
 
     def data(self, cfg:SFTRun, tok, out:Path, rt:Runtime) -> tuple:
-        if rt.main:
+        dd = data_dir(out, rt)
+        if rt.local_main:
             stats = {}
             for split, src in [('train', cfg.train_data), ('valid', cfg.valid_data)]:
                 if not src: continue
                 encs, st = encode_chats(read_chats(src, split='train' if split == 'train' else 'validation'), tok, cfg.seq_len, cfg.truncation)
-                stats[split] = dict(st, **pack_rows(encs, cfg.seq_len, out/'data'/split))
+                stats[split] = dict(st, **pack_rows(encs, cfg.seq_len, dd/split))
                 rt.print(f"{split}: {st['kept']} of {st['examples']} conversations, {st['trained_tokens']:,} of {st['tokens']:,} tokens "
                          f"trained, {stats[split]['rows']} rows of <= {cfg.seq_len} ({stats[split]['fill']:.0%} full); longer than "
                          f"seq_len: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
-            write_json(stats, out/'data'/'stats.json')
+            write_json(stats, dd/'stats.json')
         rt.barrier()
-        train = PackedRows(out/'data'/'train', tok.pad_token_id)
-        valid = PackedRows(out/'data'/'valid', tok.pad_token_id) if cfg.valid_data else None
+        train = PackedRows(dd/'train', tok.pad_token_id)
+        valid = PackedRows(dd/'valid', tok.pad_token_id) if cfg.valid_data else None
         return train, valid
 
     def save_final(self, trainer:Trainer, out:Path):
