@@ -5,8 +5,8 @@
 `nbdev-test` skips `#| eval: false` and flagged cells and runs in its own worker; this runs every cell with the
 kernel started in `nbs/` (the working directory JupyterLab gives it). Outputs are discarded (`--save DIR` keeps
 the executed copies there, never in nbs/). A notebook fails if a cell raises, a cell runs past `--cell-timeout`
-seconds (a hang), or a cell prints a warning to stderr (`...Warning:`, tqdm's "IProgress not found"). Exit 1 if any
-notebook failed. With no arguments: every notebook in nbs/.
+seconds (a hang), or a cell prints a traceback (a failing `!command` does not raise), a warning to stderr
+(`...Warning:`, tqdm's "IProgress not found") or nothing but blank lines (a progress bar off a terminal). Exit 1 if any notebook failed. With no arguments: every notebook in nbs/.
 """
 import argparse, os, re, sys, time
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +23,7 @@ def run_one(nb_path:Path, cell_timeout:int, save:Path|None) -> tuple[float, list
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
     nb = nbformat.read(nb_path, as_version=4)
     client = NotebookClient(nb, timeout=cell_timeout, kernel_name='python3', allow_errors=False,
+                            extra_arguments=['--IPKernelApp.log_level=ERROR'],   # not its "running over TCP" notice
                             resources={'metadata': {'path': str(nb_path.parent)}})   # the kernel's cwd: nbs/
     t, problems = time.perf_counter(), []
     try: client.execute()
@@ -32,9 +33,13 @@ def run_one(nb_path:Path, cell_timeout:int, save:Path|None) -> tuple[float, list
     seconds = time.perf_counter() - t
     for i, c in enumerate(nb.cells):
         for o in c.get('outputs', []):
-            if o.get('output_type') == 'stream' and o.get('name') == 'stderr':
-                for w in WARNING.finditer(o.get('text', '')):
-                    problems.append(f'cell {i}: warning printed: {w.group(0)[:300]}')
+            if o.get('output_type') != 'stream': continue
+            text = o.get('text', '')
+            if o.get('name') == 'stderr':
+                for w in WARNING.finditer(text): problems.append(f'cell {i}: warning printed: {w.group(0)[:300]}')
+            if text and not text.strip(): problems.append(f'cell {i}: blank lines printed ({text.count(chr(10))})')
+            if 'Traceback (most recent call last)' in text:   # e.g. a failing `!command`, which does not raise
+                problems.append(f'cell {i}: a traceback printed: ...{text[-300:]}')
     if save:
         save.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, save/nb_path.name)
