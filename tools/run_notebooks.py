@@ -9,7 +9,7 @@ seconds (a hang), or a cell prints a traceback (a failing `!command` does not ra
 (`...Warning:`, tqdm's "IProgress not found") or nothing but blank lines (a progress bar off a terminal). Exit 1 if any notebook failed. With no arguments: every notebook in nbs/.
 """
 import argparse, os, re, sys, time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 root = Path(__file__).resolve().parent.parent
@@ -53,16 +53,17 @@ def main():
     ap.add_argument('--cell-timeout', type=int, default=300, help='seconds one cell may take (default: 300)')
     ap.add_argument('--save', type=Path, help='write the executed notebooks to this folder (default: discard)')
     a = ap.parse_args()
-    nbs = [Path(p).resolve() for p in a.notebooks] or sorted((root/'nbs').glob('*.ipynb'))
+    # the heavy notebooks (stored plots and tables) are the slow ones: start them first, so the workers end together
+    nbs = [Path(p).resolve() for p in a.notebooks] or sorted((root/'nbs').glob('*.ipynb'), key=lambda p: -p.stat().st_size)
     if a.jobs > 1: os.environ.setdefault('OMP_NUM_THREADS', '1')   # inherited by the kernels: no oversubscription
     # the kernels import azllm from this checkout, as `nbdev-test` does
     os.environ['PYTHONPATH'] = os.pathsep.join(filter(None, [str(root), os.environ.get('PYTHONPATH')]))
     t = time.perf_counter()
     with ThreadPoolExecutor(a.jobs) as pool:
-        futures = {nb: pool.submit(run_one, nb, a.cell_timeout, a.save) for nb in nbs}
+        futures = {pool.submit(run_one, nb, a.cell_timeout, a.save): nb for nb in nbs}
         failed = 0
-        for nb, f in futures.items():
-            seconds, problems = f.result()
+        for f in as_completed(futures):
+            nb, (seconds, problems) = futures[f], f.result()
             print(f'{"FAIL" if problems else "ok  "} {seconds:6.1f} s  {nb.name}', flush=True)
             for p in problems: print('      ' + p.replace('\n', '\n      '))
             failed += bool(problems)
