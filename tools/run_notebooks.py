@@ -22,7 +22,7 @@ def run_one(nb_path:Path, cell_timeout:int, save:Path|None) -> tuple[float, list
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
     nb = nbformat.read(nb_path, as_version=4)
-    client = NotebookClient(nb, timeout=cell_timeout, kernel_name='python3', allow_errors=False,
+    client = NotebookClient(nb, timeout=cell_timeout, kernel_name='python3', allow_errors=False, coalesce_streams=True,
                             extra_arguments=['--IPKernelApp.log_level=ERROR'],   # not its "running over TCP" notice
                             resources={'metadata': {'path': str(nb_path.parent)}})   # the kernel's cwd: nbs/
     t, problems = time.perf_counter(), []
@@ -37,7 +37,7 @@ def run_one(nb_path:Path, cell_timeout:int, save:Path|None) -> tuple[float, list
             text = o.get('text', '')
             if o.get('name') == 'stderr':
                 for w in WARNING.finditer(text): problems.append(f'cell {i}: warning printed: {w.group(0)[:300]}')
-            if text and not text.strip(): problems.append(f'cell {i}: blank lines printed ({text.count(chr(10))})')
+            if '\n' in text and not text.strip(): problems.append(f'cell {i}: blank lines printed ({text.count(chr(10))})')
             if 'Traceback (most recent call last)' in text:   # e.g. a failing `!command`, which does not raise
                 problems.append(f'cell {i}: a traceback printed: ...{text[-300:]}')
     if save:
