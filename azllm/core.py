@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 # %% auto #0
 __all__ = ['MAX_CONFIG_BYTES', 'MARKER', 'AzllmError', 'Config', 'yaml_key_lines', 'apply_overrides', 'read_yaml_text',
-           'read_yaml', 'load_config', 'save_config', 'print0', 'md_table', 'write_json', 'output_kind', 'write_marker',
-           'check_output', 'atomic_dir', 'check_output_dir', 'RunDir', 'run_dir', 'require_fs', 'looks_local',
-           'hub_offline', 'resolve_source']
+           'read_yaml', 'load_config', 'save_config', 'print0', 'md_table', 'write_json', 'repo_root', 'run_on_gpu',
+           'output_kind', 'write_marker', 'check_output', 'atomic_dir', 'check_output_dir', 'RunDir', 'run_dir',
+           'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -188,6 +188,31 @@ def write_json(obj, path:str|Path) -> Path:
     path = Path(path)
     path.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + '\n', encoding='utf-8')
     return path
+
+# %% ../nbs/00_core.ipynb #0d7386b5
+def repo_root() -> Path:
+    "The azllm repository (the folder holding `pyproject.toml`, `azllm/` and `nbs/`), found from the package or the working directory."
+    import azllm
+    here = Path.cwd().resolve()
+    for d in (Path(azllm.__file__).resolve().parent.parent, here, *here.parents):
+        if (d/'pyproject.toml').is_file() and (d/'azllm').is_dir() and (d/'nbs').is_dir(): return d
+    raise AzllmError(f"no azllm repository found above {here} nor next to the installed package; "
+                     "run this from a clone of https://github.com/azllm/azllm")
+
+def run_on_gpu(cmd:str, # shell command, run from the repository root, e.g. `azllm train configs/sft_llama-3.2-1b.yml`
+               gpus:int=1, # CUDA GPUs it needs
+              ) -> bool:
+    "Run a GPU job from the repository root, streaming its output; on a machine with fewer GPUs print the command instead."
+    import subprocess, torch
+    have = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if have < gpus:
+        where = 'CPU-only machine' if have == 0 else f'machine with {have} GPU{"s" * (have > 1)}'
+        print(f"skipped on this {where}; on a machine with {gpus} GPU{'s' * (gpus > 1)}, run from the repository root:\n  {cmd}")
+        return False
+    p = subprocess.Popen(cmd, shell=True, cwd=repo_root(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    for line in p.stdout: print(line, end='')
+    if p.wait(): raise AzllmError(f"`{cmd}` failed with exit code {p.returncode}")
+    return True
 
 # %% ../nbs/00_core.ipynb #00b99957
 MARKER = '.azllm-output.json'

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/memory.html.md"""
 
 # %% ../nbs/20_memory.ipynb #29ad39db
 from __future__ import annotations
-import argparse, contextlib, json, os, socket, subprocess, sys, tempfile
+import argparse, contextlib, gc, json, os, socket, subprocess, sys, tempfile
 from pathlib import Path
 from .core import AzllmError, write_json
 
@@ -270,6 +270,10 @@ def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp' (FSDP2 `fully_shar
         ranks = [None] * world
         dist.all_gather_object(ranks, mine)
     finally:
+        # DDP's reducer holds the process group; freed later by a random garbage collection (during the next cell,
+        # or after the group is gone), gloo's destructor can wait forever on its threads. Free it now, group alive.
+        model = opt = loss = None
+        gc.collect()
         if own: dist.barrier(); dist.destroy_process_group()
     return dict(strategy=strategy, world_size=world, dtype=dtype, params=n, hidden=hidden, layers=layers, vocab=vocab,
                 intermediate=intermediate or 4 * hidden, heads=heads, kv_heads=kv_heads, micro_batch=micro_batch, seq=seq,

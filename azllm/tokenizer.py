@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/tokenizer.html.md"""
 
 # %% ../nbs/10_tokenizer.ipynb #3a6bb9d9
 from __future__ import annotations
-import heapq, json, os
+import heapq, json, os, sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Iterable, Literal, Optional
@@ -119,11 +119,12 @@ def check_vocab_size(vocab_size:int):
 def train_tokenizer(texts:Iterable[str], # documents (already normalized)
                     vocab_size:int, # total size: BPE tokens + 256 special tokens
                     min_frequency:int=2, # a pair must occur this often to be merged
-                    show_progress:bool=False, # tokenizers' own progress bar
+                    show_progress:bool=False, # tokenizers' own progress bar (on a terminal only)
                    ) -> PreTrainedTokenizerFast:
     "Train a byte-level BPE with the Llama 3 configuration; only the vocabulary size differs."
     check_vocab_size(vocab_size)
     tok = llama3_pipeline(Tokenizer(BPE(ignore_merges=True)))
+    show_progress = show_progress and sys.stdout.isatty()     # off a terminal its bars print only blank lines
     trainer = BpeTrainer(vocab_size=vocab_size - N_SPECIAL, min_frequency=min_frequency, show_progress=show_progress,
                          initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
     tok.train_from_iterator(texts, trainer)

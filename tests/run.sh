@@ -2,13 +2,15 @@
 # The whole test suite, as the README says and CI (.ci/run) runs it:
 #   1. the notebooks and the package agree: nbdev-export and nbdev-clean change nothing
 #   2. nbdev-test runs every notebook (cells flagged gpu/multigpu are skipped on CPU)
-#   3. the offline docs render (README.md from nbs/index.ipynb + HTML pages), and README.md is up to date
-#   4. pytest: the command-line contract, bad inputs, the rendered pages in headless Chromium
+#   3. every notebook runs top to bottom in a Jupyter kernel started in nbs/, as JupyterLab's Run All does
+#      (every cell, `#| eval: false` ones too; no error, hang or warning; outputs discarded)
+#   4. the offline docs render (README.md from nbs/index.ipynb + HTML pages), and README.md is up to date
+#   5. pytest: the command-line contract, bad inputs, the rendered pages in headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
 snapshot() { git status --porcelain --untracked-files=all; git diff; }
 
-echo "== 1/4 notebooks and package in sync"
+echo "== 1/5 notebooks and package in sync"
 before=$(snapshot)
 nbdev-export
 nbdev-clean
@@ -17,10 +19,13 @@ if [ "$before" != "$(snapshot)" ]; then
   git status --porcelain; exit 1
 fi
 
-echo "== 2/4 nbdev-test"
+echo "== 2/5 nbdev-test"
 nbdev-test --n-workers "${NBDEV_WORKERS:-2}" --timing
 
-echo "== 3/4 offline docs"
+echo "== 3/5 notebooks in a Jupyter kernel"
+python tools/run_notebooks.py --jobs "${NOTEBOOK_JOBS:-2}"
+
+echo "== 4/5 offline docs"
 before=$(snapshot)
 python tools/render_docs.py
 if [ "$before" != "$(snapshot)" ]; then
@@ -28,5 +33,5 @@ if [ "$before" != "$(snapshot)" ]; then
   git status --porcelain; exit 1
 fi
 
-echo "== 4/4 pytest"
+echo "== 5/5 pytest"
 python -m pytest -q tests
