@@ -238,7 +238,7 @@ def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp' (FSDP2 `fully_shar
                         seq:int=64, # tokens per sequence
                         seed:int=0, # weights' seed (the batch differs per rank)
                        ) -> dict:
-    "One AdamW step of a tied-embedding Llama under DDP or FSDP2; the parameter, gradient and optimizer bytes of every rank."
+    "One AdamW step (the engine's `train_step`) of a tied-embedding Llama under DDP or FSDP2; the parameter, gradient and optimizer bytes of every rank."
     import torch, torch.distributed as dist
     from transformers import LlamaConfig, LlamaForCausalLM
     if strategy not in ('ddp', 'fsdp'): raise AzllmError(f"unknown strategy {strategy!r}; choose ddp or fsdp")
@@ -253,26 +253,34 @@ def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp' (FSDP2 `fully_shar
                           max_position_embeddings=max(seq, 128))
         model = LlamaForCausalLM(cfg).to(torch.bfloat16 if dtype == 'bf16' else torch.float32)
         n = sum(p.numel() for p in model.parameters())
-        if strategy == 'ddp':
-            from torch.nn.parallel import DistributedDataParallel
-            model = DistributedDataParallel(model, gradient_as_bucket_view=True)
-        else:
-            from torch.distributed.fsdp import fully_shard
-            for layer in model.model.layers: fully_shard(layer)
-            fully_shard(model)
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
-        ids = torch.randint(0, vocab, (micro_batch, seq), generator=torch.Generator().manual_seed(seed + 1 + rank))
-        loss = model(input_ids=ids, labels=ids).loss
+        # the engine's own wrapping and optimizer step (what `azllm train` runs), on this process group
         from torch.distributed.tensor import DTensor
-        gathered = sum(_tensor_bytes(p) for p in model.parameters() if not isinstance(p, DTensor)) if strategy == 'fsdp' else None
-        loss.backward(); opt.step()                                     # gradients stay allocated until the next zero_grad
-        mine = dict(local_state_bytes(model, opt), rank=rank, loss=loss.detach().item(), unsharded_after_forward_bytes=gathered)
+        from azllm.runtime import Runtime
+        from azllm.trainer import Engine, wrap_model, train_step
+        rt = Runtime(world=world, rank=rank)
+        model = wrap_model(model, 'ddp' if strategy == 'ddp' else 'fsdp2', rt, bf16=False) if world > 1 or strategy == 'fsdp' else model
+        if world == 1 and strategy == 'ddp':
+            from torch.nn.parallel import DistributedDataParallel
+            model = DistributedDataParallel(model)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        eng = Engine(model, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0), rt, 'ddp' if strategy == 'ddp' else 'fsdp2', grad_clip=0)
+        gathered = {}
+        if strategy == 'fsdp':   # what FSDP keeps unsharded once the forward pass is over (the root group: the tied embedding)
+            def after_forward(m, inputs, output):
+                gathered.setdefault('b', sum(_tensor_bytes(p) for p in m.parameters() if not isinstance(p, DTensor)))
+            model.register_forward_hook(after_forward)
+        ids = torch.randint(0, vocab, (micro_batch, seq + 1), generator=torch.Generator().manual_seed(seed + 1 + rank))
+        eng.measure_state = True                                        # bytes held at the step's end, gradients still alive
+        out = train_step(eng, [dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())], micro_batch * seq * world)
+        sb = eng.state_bytes
+        mine = dict(params_bytes=sb['params'], grads_bytes=sb['grads'], optimizer_bytes=sb['optimizer'], total_bytes=sb['total'],
+                    rank=rank, loss=out['loss'].item(), unsharded_after_forward_bytes=gathered.get('b'))
         ranks = [None] * world
         dist.all_gather_object(ranks, mine)
     finally:
         # DDP's reducer holds the process group; freed later by a random garbage collection (during the next cell,
         # or after the group is gone), gloo's destructor can wait forever on its threads. Free it now, group alive.
-        model = opt = loss = None
+        model = opt = eng = None
         gc.collect()
         if own: dist.barrier(); dist.destroy_process_group()
     return dict(strategy=strategy, world_size=world, dtype=dtype, params=n, hidden=hidden, layers=layers, vocab=vocab,
