@@ -151,7 +151,7 @@ def test_packed_run_trains(tiny):
      r'example 2 \(.*:3\): the chat template rejects it: unknown role tool'),
     ([{'messages': [{'role': 'user'}]}], 'example 0 .*turn 0 must be'),
     ([{'messages': []}], 'example 0 .*non-empty list'),
-    ([{'text': 'salam'}], r'train.jsonl:1: no "messages" field'),
+    ([{'text': 'salam'}], r'train.jsonl:1: not a chat example \(fields: text\); each example must be one of'),
 ])
 def test_bad_examples_are_named(rows, needle, tiny, tmp_path):
     f = write_jsonl(tmp_path/'train.jsonl', rows)
