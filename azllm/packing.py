@@ -32,7 +32,7 @@ def tokenize_to_file(sources, # corpus: files, directories or `datasets` names
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix('.tmp')
     n_docs = n_tok = n_bytes = 0
-    bar = tqdm(desc=f'tokenizing {path.name}', unit=' docs', disable=not progress)
+    bar = tqdm(desc=f'tokenizing {path.name}', unit=' docs', disable=not progress, leave=None)   # nested (quickstart): vanishes when done
     with open(tmp, 'wb') as f:
         def flush(batch):
             nonlocal n_tok

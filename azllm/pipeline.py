@@ -11,14 +11,31 @@ from pathlib import Path
 import pandas as pd
 from .core import AzllmError, atomic_dir, check_output, write_json, md_table
 from .data import read_documents, find_data_samples
-from .tokenizer import load_tokenizer, save_tokenizer
+from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
 
 # %% auto #0
-__all__ = ['TINY', 'stage1_report', 'cpt_comparison', 'sft_step', 'eval_step', 'quickstart']
+__all__ = ['TINY', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step', 'eval_step',
+           'what_next', 'quickstart']
 
 # %% ../nbs/50_pipeline.ipynb #a0e9b84d
+def label_by_size(sweep:pd.DataFrame, # from `vocab_sweep` (rows named by the size asked for)
+                  toks:dict, # name -> tokenizer, from `vocab_sweep`
+                 ) -> tuple[pd.DataFrame, dict, list[str]]:
+    "Name sweep rows by the size each tokenizer really has; drop repeats; and one line per size the corpus could not fill."
+    base = int(sweep.loc['base', 'vocab_size'])
+    real = {n: n if r.method == 'base' else f"{r.method}-{int(r.vocab_size) - (base if r.method == 'extended' else 0)}"
+            for n, r in sweep.iterrows()}
+    short = []
+    for n, r in sweep.iterrows():
+        got = int(r.vocab_size) - (base if r.method == 'extended' else 0)
+        if r.method != 'base' and got < r.requested:
+            short.append(f"{r.method} {int(r.requested):,}: " + size_shortfall(int(r.requested), got, 2, add=r.method == 'extended'))
+    out = sweep.rename(index=real)
+    out = out[~out.index.duplicated()]
+    return out, {real[n]: t for n, t in toks.items() if real[n] in out.index}, short
+
 def stage1_report(out:Path, # run directory (exists)
                   train:list[str], valid:list[str], # documents
                   custom_sizes=(2000, 4000, 8000, 16000, 32000), extend_sizes=(1000, 2000, 4000, 8000, 16000),
@@ -26,6 +43,7 @@ def stage1_report(out:Path, # run directory (exists)
                  ) -> dict:
     "Tokenizer sweep, fertility tables and plots, best tokenizers saved under `out/tokenizers`."
     sweep, toks = vocab_sweep(train, valid, custom_sizes, extend_sizes, progress=progress)
+    sweep, toks, short = label_by_size(sweep, toks)
     picked = {'base': 'base', 'extended': best_of(sweep, 'extended'), 'custom': best_of(sweep, 'custom')}
     (out/'stage1').mkdir(parents=True, exist_ok=True)
     sweep.to_csv(out/'stage1'/'sweep.csv')
@@ -33,11 +51,13 @@ def stage1_report(out:Path, # run directory (exists)
     cmp = sweep.loc[list(picked.values())].rename(index={v: k for k, v in picked.items()})
     plot_comparison(cmp, out/'stage1'/'fertility_comparison.png')
     seg = segmentation_table({k: toks[v] for k, v in picked.items()}, AZ_EXAMPLE_WORDS)
-    for k in ('custom', 'extended'): save_tokenizer(toks[picked[k]], out/'tokenizers'/k, {'method': k, 'picked_from_sweep': picked[k]})
+    for k in ('custom', 'extended'):
+        save_tokenizer(toks[picked[k]], out/'tokenizers'/k, {'method': k, 'picked_from_sweep': picked[k],
+                                                             'asked': int(sweep.loc[picked[k], 'requested'])})
     keys = ['vocab_size', 'fertility', 'continued_words', 'chars_per_token', 'bytes_per_token', 'words_in_128k']
     return dict(fertility={k: {'name': v, **{c: float(sweep.loc[v, c]) if c != 'vocab_size' else int(sweep.loc[v, c]) for c in keys}}
                            for k, v in picked.items()},
-                sweep=sweep.reset_index().to_dict(orient='records'), segmentation=seg.to_dict(),
+                sweep=sweep.reset_index().to_dict(orient='records'), segmentation=seg.to_dict(), shortfalls=short,
                 _tables=dict(sweep=sweep, comparison=cmp, segmentation=seg))
 
 # %% ../nbs/50_pipeline.ipynb #8386877e
@@ -69,13 +89,14 @@ def sft_step(out:Path, # run directory
              model:str, # the CPT model to adapt
              data:Path, # directory with train.jsonl and valid.jsonl
              steps:int=30, # optimizer steps
+             progress:bool=False, # the SFT loop's own progress bar
             ) -> dict:
     "A short LoRA SFT run; returns its train and validation loss."
     from azllm.sft import SFTRun, run_sft, plot_loss
     cfg = SFTRun(output_dir=str(out/'sft'), model=model, train_data=str(data/'train.jsonl'), valid_data=str(data/'valid.jsonl'),
                  max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=3, lora_r=8, lora_alpha=16, log_every=5,
                  eval_every=0, save_every=steps, tensorboard=False)
-    final = run_sft(cfg, progress=False)
+    final = run_sft(cfg, progress=progress)
     recs = [json.loads(l) for l in open(out/'sft'/'log.jsonl')]
     fig = plot_loss(out/'sft'); fig.savefig(out/'sft_loss.png', dpi=80)
     import matplotlib.pyplot as plt; plt.close(fig)
@@ -113,6 +134,43 @@ def _bpb_table(runs:dict) -> pd.DataFrame:
                  val_ppl=r['val_ppl'], val_bpb=r['val_bpb']) for n, r in runs.items()]
     return pd.DataFrame(rows).set_index('run')
 
+def _train_losses(run_dir:Path) -> list[float]:
+    "Training loss per logged step of a CPT run (`log.jsonl`)."
+    p = run_dir/'log.jsonl'
+    return [r['loss'] for r in map(json.loads, filter(str.strip, p.read_text().splitlines())) if 'loss' in r] if p.exists() else []
+
+def _rising(losses:list[float]) -> bool:
+    "Whether a loss curve ends higher than it starts (means of the first and last quarter)."
+    q = max(1, len(losses) // 4)
+    return len(losses) >= 4 and sum(losses[-q:]) / q > sum(losses[:q]) / q
+
+PHASE2_NOTE = (
+    "Training loss rises in phase 2 of {runs}. Phase 2 is a new run: the backbone that phase 1 kept frozen is unfrozen at once, "
+    "the optimizer starts from zero state and the learning rate warms up again to its peak. On a tiny, randomly initialised "
+    "model trained for a few dozen steps, those first full-model updates can undo part of what phase 1 fitted, and one "
+    "step's loss is measured on different windows than the next, so a short curve is noisy. Compare the runs by the "
+    "validation bits per byte in the table above (the same held-out text for every run), not by the last training loss. "
+    "At full scale the phase 2 configs use a learning rate ten times lower than phase 1 and a longer warmup.")
+
+def what_next(out:str='runs') -> str:
+    "The commands that run the same pipeline on a GPU with real weights and your data (markdown)."
+    return '\n'.join([
+        "The same four stages at full scale are one config each in `configs/`; every file opens with the command that runs it. "
+        "Replace `YOUR_CORPUS` in the configs with your text (files, directories or `datasets` names).", '', '```bash',
+        "# 1. tokenizer: a custom Azerbaijani vocabulary with Llama 3's recipe (pick the size from the sweep above)",
+        f"azllm tokenizer train --corpus YOUR_CORPUS --vocab-size 100000 --out {out}/tokenizer-az-100k",
+        "# 2. CPT of Llama 3.2 1B on 8 GPUs: phase 1 (embeddings and head), then phase 2 (all weights)",
+        "accelerate launch --config_file configs/accelerate/fsdp2.yaml -m azllm.cli train \\",
+        "    configs/cpt_llama-3.2-1b_8gpu_phase1.yml configs/cpt_llama-3.2-1b_8gpu_phase2.yml",
+        "#    (one GPU: azllm train configs/cpt_llama-3.2-1b_1gpu.yml)",
+        "# 3. LoRA SFT on your chat data (messages, Alpaca or ShareGPT JSONL) from the CPT model",
+        f"azllm train configs/sft_llama-3.2-1b.yml model={out}/cpt-1b-az100k/phase2/final train_data=YOUR_CHATS.jsonl",
+        "# 4. evaluation: copy configs/eval_tiny.yml, list your models under `models:`, then",
+        "azllm eval my_eval.yml",
+        "# talk to it, and ship it as one model",
+        f"azllm chat {out}/sft-llama-3.2-1b --prompt 'Balansımı necə yoxlaya bilərəm?'",
+        f"azllm export {out}/sft-llama-3.2-1b --merge --out {out}/az-assistant-1b", '```'])
+
 def _report_md(rep:dict) -> str:
     t, f = rep['_tables'], rep['fertility']
     ratio = f['custom']['fertility'] / f['base']['fertility']
@@ -128,10 +186,11 @@ def _report_md(rep:dict) -> str:
         md_table(t['comparison'][['vocab_size', 'fertility', 'continued_words', 'chars_per_token', 'bytes_per_token', 'words_in_128k']]),
         '![fertility comparison](stage1/fertility_comparison.png)',
         '### Vocabulary-size sweep',
-        md_table(t['sweep'][['method', 'requested', 'vocab_size', 'fertility', 'continued_words', 'bytes_per_token']]),
-        '![sweep](stage1/fertility_sweep.png)',
-        '### Segmentation of example words',
-        md_table(t['segmentation'])]
+        "Rows are named by the size each tokenizer really has; `requested` is what was asked for "
+        "(total size for custom, tokens added for extended).",
+        md_table(t['sweep'][['method', 'requested', 'vocab_size', 'fertility', 'continued_words', 'bytes_per_token']])]
+    if rep.get('shortfalls'): parts += ['Sizes this corpus could not fill:\n\n' + '\n'.join(f'- {s}' for s in rep['shortfalls'])]
+    parts += ['![sweep](stage1/fertility_sweep.png)', '### Segmentation of example words', md_table(t['segmentation'])]
     if 'cpt' in t:
         b = rep['bpb']
         parts += ['## Stage 2: continued pre-training, same token budget',
@@ -139,29 +198,41 @@ def _report_md(rep:dict) -> str:
                   f"**{b['cpt-custom-tokenizer']:.3f}** (base model before CPT: {b['base']:.3f}). Same number of training tokens, "
                   "so the custom tokenizer's run saw more text. Per run (validation on the first windows of the held-out text):",
                   md_table(t['cpt'])]
+        rising = [n for n, l in rep.get('_curves', {}).items() if n.endswith('phase2') and _rising(l)]
+        if rising: parts += [PHASE2_NOTE.format(runs=' and '.join(f'`{n}`' for n in rising))]
     if 'sft' in rep:
         parts += ['## Stage 3: LoRA SFT', f"Train loss {rep['sft']['train_loss']:.3f}, validation loss {rep['sft']['valid_loss']:.3f} "
                   f"(assistant tokens only), {rep['sft']['steps']} steps.", '![sft loss](sft_loss.png)']
     for name, md in rep.get('_sections', {}).items(): parts += [f'## {name}', md]
     parts += ['## Timings (seconds)', '\n'.join(f'- {k}: {v:.1f}' for k, v in rep['timings'].items())]
+    parts += ['## What next', what_next()]
     return '\n\n'.join(parts) + '\n'
 
 # %% ../nbs/50_pipeline.ipynb #8669d9ea
+SMALL = dict(custom_sizes=(1000, 4000), extend_sizes=(1000,), eval_docs=2, prompts=['Balansımı necə yoxlaya bilərəm?'],
+             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2)   # `--small`: every stage, a minute
+
 def _timed(timings:dict, name:str, bar):
-    "Context: time a step into `timings[name]` and advance the step bar."
+    "Context: time a step into `timings[name]` and advance the stage bar."
     import contextlib
     @contextlib.contextmanager
     def cm():
-        bar.set_description(f'quickstart: {name}'); t0 = time.time()
+        bar.set_description(f'quickstart: {name}'); bar.refresh(); t0 = time.time()
         yield
         timings[name] = time.time() - t0; bar.update(1)
     return cm()
+
+def _above_bars(progress:bool):
+    "While progress bars are on screen, print stage lines above them instead of through them."
+    import contextlib, sys
+    from tqdm.contrib import DummyTqdmFile
+    return contextlib.redirect_stdout(DummyTqdmFile(sys.stdout)) if progress else contextlib.nullcontext()
 
 def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomically when the run finishes)
                custom_sizes=(4000, 8000, 16000, 32000), # custom tokenizer sizes to sweep
                extend_sizes=(2000, 8000, 16000), # extension sizes to sweep
                stages=('tokenizer', 'cpt', 'sft', 'eval'), # which stages to run (tokenizer is always run)
-               progress:bool=True, # show progress bars
+               progress:bool=True, # show the stage bar and, under it, the current stage's own bars
                eval_docs:int|None=None, # evaluate on the first N validation documents only (None: all)
                prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)
                max_new_tokens:int=32, # generation length
@@ -172,31 +243,30 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
     check_output(out, 'quickstart', overwrite)
     from tqdm import tqdm
     import datasets, transformers
-    datasets.disable_progress_bars(); transformers.logging.set_verbosity_error()   # one progress bar: ours
-    transformers.utils.logging.disable_progress_bar()
-    import warnings   # peft still reads transformers' renamed `is_gradient_checkpointing` when it loads an adapter
-    warnings.filterwarnings('ignore', message='.*is_gradient_checkpointing.*', category=FutureWarning)
+    datasets.disable_progress_bars(); transformers.utils.logging.disable_progress_bar()  # weight loading: no bars
+    transformers.logging.set_verbosity_error()
     ds = find_data_samples()
     train, valid = list(read_documents(ds/'az_train.txt')), list(read_documents(ds/'az_valid.txt'))
     timings, final = {}, Path(out)
-    bar = tqdm(total=len(stages), unit='stage', disable=not progress, position=0)
-    with atomic_dir(out, 'quickstart', overwrite) as tmp:
-        tmp = Path(tmp)
+    bar = tqdm(total=len(stages), unit='stage', disable=not progress, position=0, desc='quickstart', dynamic_ncols=True)
+    with atomic_dir(out, 'quickstart', overwrite) as tmp, _above_bars(progress):
+        tmp = Path(tmp).resolve()   # every path a run records is absolute and inside `tmp`; moved whole to `final` at the end
         with _timed(timings, 'tokenizer', bar):
-            rep = stage1_report(tmp, train, valid, custom_sizes, extend_sizes, progress=False)
+            rep = stage1_report(tmp, train, valid, custom_sizes, extend_sizes, progress=progress)
         rep = dict(data=dict(train=str(ds/'az_train.txt'), valid=str(ds/'az_valid.txt'),
                              train_documents=len(train), valid_documents=len(valid)), **rep)
         if 'cpt' in stages:
             with _timed(timings, 'cpt', bar):
                 runs = cpt_comparison(tmp, tmp/'tokenizers'/'custom', str(ds/'az_train.txt'), str(ds/'az_valid.txt'),
-                                      **{k: v for k, v in budget.items() if k != 'sft_steps'}, progress=False)
+                                      **{k: v for k, v in budget.items() if k != 'sft_steps'}, progress=progress)
             rep['cpt'] = {n: {k: v for k, v in r.items() if k.startswith('val_') or k in ('steps', 'vocab_transfer')} for n, r in runs.items()}
             rep['bpb'] = {'base': runs['base']['val_bpb'], 'cpt-llama3-tokenizer': runs['llama3-tokenizer-phase2']['val_bpb'],
                           'cpt-custom-tokenizer': runs['custom-tokenizer-phase2']['val_bpb']}
             rep['_tables']['cpt'] = _bpb_table(runs)
+            rep['_curves'] = {n: _train_losses(tmp/'cpt'/n) for n in runs}
         if 'sft' in stages and 'cpt' in stages:
             with _timed(timings, 'sft', bar):
-                rep['sft'] = sft_step(tmp, runs['custom-tokenizer-phase2']['final'], ds/'sft', budget.get('sft_steps', 30))
+                rep['sft'] = sft_step(tmp, runs['custom-tokenizer-phase2']['final'], ds/'sft', budget.get('sft_steps', 30), progress)
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
                 eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts)
@@ -208,7 +278,11 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
     return final
 
 def _relocate(root:Path, old:str, new:str):
-    "Runs record the directory they were written in; point those records at the final place."
+    "Runs record the (absolute) directory they were written in; point those records at the final place."
+    pairs = [(old, new), (json.dumps(old)[1:-1], json.dumps(new)[1:-1])]     # also as JSON with \\u escapes writes it
     for p in root.rglob('*'):
-        if p.is_file() and p.suffix in ('.json', '.yml', '.md') and old in (text := p.read_text(encoding='utf-8')):
-            p.write_text(text.replace(old, new), encoding='utf-8')
+        if p.is_file() and p.suffix in ('.json', '.yml', '.md'):
+            text = p.read_text(encoding='utf-8')
+            if any(o in text for o, _ in pairs):
+                for o, n in pairs: text = text.replace(o, n)
+                p.write_text(text, encoding='utf-8')

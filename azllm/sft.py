@@ -6,11 +6,10 @@ Docs: https://azllm.github.io/azllm/sft.html.md"""
 
 # %% ../nbs/32_sft.ipynb #b2a2c836
 from __future__ import annotations
-import json, shutil
+import json, re, shutil, warnings
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
-import re
 from pydantic import Field
 from peft import LoraConfig, PeftModel
 from transformers import TextStreamer
@@ -23,13 +22,25 @@ from .trainer import TrainConfig, Trainer, run_training, data_dir
 from .cpt import full_state_dict
 
 # %% auto #0
-__all__ = ['LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats', 'has_generation_markers', 'check_chat_tokenizer',
-           'tokenize_chat', 'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview', 'render_preview',
-           'fit_vocabulary', 'needs_embeddings', 'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model',
-           'encode_chats', 'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_dir_of', 'load_adapted',
-           'merge_adapter', 'load_chat_model', 'generate_reply', 'chat']
+__all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats',
+           'chat_format', 'to_messages', 'has_generation_markers', 'check_chat_tokenizer', 'tokenize_chat',
+           'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview', 'render_preview', 'fit_vocabulary',
+           'needs_embeddings', 'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model', 'encode_chats',
+           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_dir_of', 'peft_load', 'load_adapted',
+           'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
 
 # %% ../nbs/32_sft.ipynb #900f88d2
+def _convert(rows:list[dict], src:str) -> list[dict]:
+    "Alpaca and ShareGPT rows to `messages`, with one printed line per source that needed it."
+    fmts = [chat_format(r) for r in rows]
+    if (bad := next((i for i, f in enumerate(fmts) if f is None), None)) is not None:
+        raise AzllmError(f"{rows[bad]['where']}: not a chat example (fields: {', '.join(k for k in rows[bad] if k != 'where')}); "
+                         + CHAT_FORMATS)
+    if n := sum(f != 'messages' for f in fmts):
+        kinds = ' and '.join(sorted({FORMAT_NAMES[f] for f in fmts if f != 'messages'}))
+        print0(f"{src}: {n} {kinds} example{'s' * (n != 1)} converted to messages")
+    return [to_messages(r, f) for r, f in zip(rows, fmts)]
+
 def _jsonl_chats(path:Path) -> list[dict]:
     out, raw = [], Path(path).read_bytes()
     if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a messages JSONL file")
@@ -41,11 +52,9 @@ def _jsonl_chats(path:Path) -> list[dict]:
         if not line.strip(): continue
         try: row = json.loads(line)
         except json.JSONDecodeError as e: raise AzllmError(f"{path}:{line_no}: not valid JSON ({e.msg})") from None
-        if not isinstance(row, dict) or 'messages' not in row:
-            raise AzllmError(f'{path}:{line_no}: no "messages" field; each line must be '
-                             '{"messages": [{"role": "user", "content": ...}, {"role": "assistant", "content": ...}]}')
+        if not isinstance(row, dict): raise AzllmError(f"{path}:{line_no}: not a JSON object; " + CHAT_FORMATS)
         out.append(dict(row, where=f"{path}:{line_no}"))
-    return out
+    return _convert(out, str(path))
 
 def _datasets_chats(path:Path, split:str) -> list[dict]:
     import datasets
@@ -53,13 +62,14 @@ def _datasets_chats(path:Path, split:str) -> list[dict]:
     if isinstance(d, datasets.DatasetDict):
         if split not in d: raise AzllmError(f"{path}: no split {split!r} (splits: {', '.join(d)})")
         d = d[split]
-    if 'messages' not in d.column_names: raise AzllmError(f"{path}: no `messages` column (columns: {', '.join(d.column_names)})")
-    return [dict(row, where=f"{path}[{split}] row {i}") for i, row in enumerate(d)]
+    if chat_format(dict.fromkeys(d.column_names)) is None:
+        raise AzllmError(f"{path}: not chat data (columns: {', '.join(d.column_names)}); " + CHAT_FORMATS)
+    return _convert([dict(row, where=f"{path}[{split}] row {i}") for i, row in enumerate(d)], f"{path}[{split}]")
 
-def read_chats(src, # messages JSONL file(s), a directory of them, or a `datasets.save_to_disk` directory
+def read_chats(src, # chat JSONL file(s) (messages, Alpaca or ShareGPT), a directory of them, or a `datasets.save_to_disk` directory
                split:str='train', # split of a `datasets` DatasetDict
               ) -> list[dict]:
-    "Read chat examples: dicts with `messages`, plus `where` (file:line) for error messages."
+    "Read chat examples: dicts with `messages` (Alpaca and ShareGPT converted), plus `where` (file:line) for error messages."
     out = []
     for s in [src] if isinstance(src, (str, Path)) else src:
         p = Path(s)
@@ -73,6 +83,42 @@ def read_chats(src, # messages JSONL file(s), a directory of them, or a `dataset
         else: raise AzllmError(f"{p}: no such file or directory")
     if not out: raise AzllmError(f"{src}: holds no examples")
     return out
+
+# %% ../nbs/32_sft.ipynb #c8fdc651
+CHAT_FORMATS = ('each example must be one of: {"messages": [{"role": "user", "content": ...}, {"role": "assistant", "content": ...}]} '
+                '(messages); {"instruction": ..., "input": ..., "output": ...} (Alpaca); '
+                '{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", "value": ...}]} (ShareGPT)')
+FORMAT_NAMES = {'messages': 'messages', 'alpaca': 'Alpaca', 'sharegpt': 'ShareGPT'}
+SHAREGPT_ROLES = {'human': 'user', 'user': 'user', 'gpt': 'assistant', 'assistant': 'assistant', 'system': 'system'}
+
+def chat_format(row:dict) -> str|None:
+    "'messages', 'alpaca' or 'sharegpt': the shape of one chat example (or of a table's columns); None if none of them."
+    if 'messages' in row: return 'messages'
+    if 'conversations' in row: return 'sharegpt'
+    if 'instruction' in row and 'output' in row: return 'alpaca'
+    return None
+
+def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
+                fmt:str|None=None, # its `chat_format` (found if None)
+               ) -> dict:
+    "The example as `{'messages': [...]}` (other fields kept); a `messages` example comes back as it is."
+    fmt = fmt or chat_format(row)
+    where = row.get('where', 'example')
+    system = [{'role': 'system', 'content': row['system']}] if row.get('system') else []
+    keep = {k: v for k, v in row.items() if k not in ('instruction', 'input', 'output', 'system', 'conversations')}
+    if fmt == 'messages': return row
+    if fmt == 'alpaca':
+        user = row['instruction'] + (f"\n\n{row['input']}" if row.get('input') else '')
+        return keep | dict(messages=system + [{'role': 'user', 'content': user}, {'role': 'assistant', 'content': row['output']}])
+    if fmt == 'sharegpt':
+        msgs = []
+        for j, t in enumerate(row['conversations'] or []):
+            frm = t.get('from', t.get('role')) if isinstance(t, dict) else None
+            if frm not in SHAREGPT_ROLES:
+                raise AzllmError(f"{where}: ShareGPT turn {j} has from={frm!r}; use one of {', '.join(SHAREGPT_ROLES)}")
+            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': t.get('value', t.get('content'))})
+        return keep | dict(messages=(system if not msgs or msgs[0]['role'] != 'system' else []) + msgs)
+    raise AzllmError(f"{where}: not a chat example; " + CHAT_FORMATS)
 
 # %% ../nbs/32_sft.ipynb #962508e3
 def has_generation_markers(template:str) -> bool:
@@ -143,8 +189,8 @@ def prepare_chats(chats:list[dict], # from `read_chats`
             st['truncated'] += 1; n = max_length
         kept.append(ex); st['tokens'] += n; st['trained_tokens'] += sum(enc['trained'][:n])
     st['kept'] = len(kept)
-    if not kept: raise AzllmError(f"all {len(chats)} examples are longer than max_length={max_length} and were dropped; "
-                                  "raise max_length or use truncation: truncate")
+    if not kept: raise AzllmError(f"all {len(chats)} examples are longer than seq_len={max_length} and were dropped; "
+                                  "raise seq_len or use truncation: truncate")
     return kept, st
 
 # %% ../nbs/32_sft.ipynb #f13d1f9c
@@ -392,6 +438,14 @@ def adapter_dir_of(path:str|Path) -> Path|None:
         if (d/'adapter_config.json').exists(): return d
     return None
 
+def peft_load(model, # the base model
+              adapter_dir:str|Path, # a peft adapter directory
+             ):
+    "`PeftModel.from_pretrained`, without the FutureWarning peft raises by reading a renamed transformers attribute."
+    with warnings.catch_warnings():     # `is_gradient_checkpointing` (transformers 5.2x): peft's to fix, not the user's
+        warnings.filterwarnings('ignore', message='.*is_gradient_checkpointing.*', category=FutureWarning)
+        return PeftModel.from_pretrained(model, str(adapter_dir))
+
 def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or any peft LoRA directory
                  base:str|None=None, # base model dir or hub id; default: the one the adapter records
                 ) -> tuple:
@@ -403,7 +457,7 @@ def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or 
     tok = check_chat_tokenizer(load_tokenizer(adapter_dir if _has_tokenizer(adapter_dir) else base if _has_tokenizer(base) else None))
     model = load_model(base, tok)
     if model.get_input_embeddings().num_embeddings != len(tok): model.resize_token_embeddings(len(tok), mean_resizing=False)
-    try: model = PeftModel.from_pretrained(model, str(adapter_dir))
+    try: model = peft_load(model, adapter_dir)
     except RuntimeError as e:
         raise AzllmError(f"adapter {adapter_dir} does not fit base {base}: {str(e).splitlines()[0][:300]}") from None
     return model.eval(), tok
@@ -426,6 +480,26 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                    tmp/'azllm_merge.json')
     return Path(out)
 
+# %% ../nbs/32_sft.ipynb #28811f1f
+def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA directory)
+                   out:str|Path, # where to write the copy (atomically)
+                   overwrite:bool=False, # replace `out` even if it is not an earlier exported adapter
+                  ) -> Path:
+    "Copy a LoRA adapter with its tokenizer to `out`: a peft directory that `PeftModel.from_pretrained(base, out)` loads."
+    found = adapter_dir_of(adapter_dir)
+    if found is None: raise AzllmError(f"{adapter_dir}: not an adapter directory (no adapter_config.json, nor final/adapter_config.json)")
+    adapter_dir = found
+    if Path(out).resolve() == adapter_dir.resolve(): raise AzllmError(f"--out {out} is the adapter directory itself; choose another")
+    check_output(out, 'adapter', overwrite)
+    with atomic_dir(out, 'adapter', overwrite) as tmp:
+        for p in adapter_dir.iterdir():
+            if p.is_file(): shutil.copy2(p, tmp/p.name)
+            elif p.name == 'base' and p.is_dir(): shutil.copytree(p, tmp/'base')   # the rebuilt random base of a preset run
+        if not _has_tokenizer(tmp):
+            base = json.loads((adapter_dir/'adapter_config.json').read_text()).get('base_model_name_or_path')
+            load_tokenizer(base if _has_tokenizer(base) else None).save_pretrained(tmp)
+    return Path(out)
+
 # %% ../nbs/32_sft.ipynb #292628eb
 def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub id, or a `run_sft` output
                     adapter:str|Path|None=None, # LoRA adapter to put on `model_dir`
@@ -441,11 +515,14 @@ def generate_reply(model, tok, # from `load_chat_model`
                    max_new_tokens:int=256, # longest reply
                    stream:bool=False, # print the reply as it is generated
                    temperature:float=0.0, # 0: greedy
+                   top_p:float=1.0, # nucleus sampling (with temperature > 0): smallest token set reaching this probability
                   ) -> str:
     "Generate the assistant's next reply through the chat template, stopping at `<|eot_id|>`."
+    if temperature < 0: raise AzllmError(f"temperature must be 0 (greedy) or more, got {temperature}")
+    if not 0 < top_p <= 1: raise AzllmError(f"top_p must be in (0, 1], got {top_p}")
     enc = tok.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors='pt').to(model.device)
     # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
-    sample = dict(do_sample=True, temperature=temperature) if temperature > 0 else dict(do_sample=False, temperature=None, top_p=None)
+    sample = dict(do_sample=True, temperature=temperature, top_p=top_p) if temperature > 0 else dict(do_sample=False, temperature=None, top_p=None)
     streamer = TextStreamer(tok, skip_prompt=True, skip_special_tokens=True) if stream else None
     with torch.no_grad():
         ids = model.generate(**enc, max_new_tokens=max_new_tokens, eos_token_id=[tok.convert_tokens_to_ids(EOT), tok.eos_token_id],
@@ -459,9 +536,11 @@ def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a `ru
          max_new_tokens:int=256, # longest reply
          stream:bool=True, # print the reply as it is generated
          temperature:float=0.0, # 0: greedy
+         top_p:float=1.0, # nucleus sampling (with temperature > 0)
          device:str|None=None, # default: cuda if available, else cpu
         ) -> str:
     "Talk to a model through its chat template; return the (last) reply."
+    if temperature < 0 or not 0 < top_p <= 1: generate_reply(None, None, [], temperature=temperature, top_p=top_p)   # its message
     model, tok = load_chat_model(model_dir, adapter)
     model.to(device or ('cuda' if torch.cuda.is_available() else 'cpu'))
     msgs = [{'role': 'system', 'content': system}] if system else []
@@ -473,7 +552,7 @@ def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a `ru
     for p in prompts:
         msgs.append({'role': 'user', 'content': p})
         if stream and prompt is None: print('assistant> ', end='', flush=True)
-        reply = generate_reply(model, tok, msgs, max_new_tokens, stream, temperature)
+        reply = generate_reply(model, tok, msgs, max_new_tokens, stream, temperature, top_p)
         if prompt is None and not stream: print(reply)
         msgs.append({'role': 'assistant', 'content': reply})
     return reply

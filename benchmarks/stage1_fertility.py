@@ -10,14 +10,16 @@ from pathlib import Path
 import tokenizers, transformers
 from azllm.data import read_documents, find_data_samples
 from azllm.fertility import vocab_sweep, plot_sweep, best_of
+from azllm.pipeline import label_by_size
 
 out = Path(__file__).parent/'results'
 out.mkdir(exist_ok=True)
 ds = find_data_samples()
 train, valid = list(read_documents(ds/'az_train.txt')), list(read_documents(ds/'az_valid.txt'))
 t0 = time.time()
-sweep, _ = vocab_sweep(train, valid, custom_sizes=(2000, 4000, 8000, 16000, 32000, 64000),
-                       extend_sizes=(1000, 2000, 4000, 8000, 16000, 32000))
+sweep, toks = vocab_sweep(train, valid, custom_sizes=(2000, 4000, 8000, 16000, 32000, 64000),
+                          extend_sizes=(1000, 2000, 4000, 8000, 16000, 32000))
+sweep, _, shortfalls = label_by_size(sweep, toks)    # rows named by the real size; sizes the corpus could not fill, listed
 secs = time.time() - t0
 picked = {'base': 'base', 'extended': best_of(sweep, 'extended'), 'custom': best_of(sweep, 'custom')}
 cols = ['vocab_size', 'fertility', 'continued_words', 'chars_per_token', 'bytes_per_token', 'words_in_128k']
@@ -30,7 +32,7 @@ res = dict(
     sweep_seconds=round(secs, 1),
     picked={k: {'name': v, **{c: float(sweep.loc[v, c]) for c in cols}} for k, v in picked.items()},
     custom_over_base=float(sweep.loc[picked['custom'], 'fertility'] / sweep.loc['base', 'fertility']),
-    sweep=json.loads(sweep.reset_index().to_json(orient='records')))
+    shortfalls=shortfalls, sweep=json.loads(sweep.reset_index().to_json(orient='records')))
 (out/'stage1_fertility.json').write_text(json.dumps(res, indent=2, ensure_ascii=False) + '\n')
 plot_sweep(sweep, out/'stage1_fertility_sweep.png')
 print(sweep.round(3).to_string())

@@ -104,3 +104,28 @@ def test_shipped_configs_validate():
     from azllm.core import load_config
     from azllm.tokenizer import TokenizerRun
     for f in sorted((ROOT/'configs').glob('tokenizer_*.yml')): load_config(f, TokenizerRun)
+
+
+def test_a_smaller_tokenizer_than_asked_says_so(tmp_path, capsys):
+    "In-process: the one line that says why, and asked vs got in azllm_tokenizer.json."
+    from azllm.cli import main
+    assert main(['tokenizer', 'train', '--corpus', str(DATA/'az_valid.txt'), '--vocab-size', '16000', '--min-frequency', '3',
+                 '--out', str(tmp_path/'tok')]) == 0
+    meta = json.loads((tmp_path/'tok'/'azllm_tokenizer.json').read_text())
+    got = meta['vocab_size']
+    assert meta['asked_vocab_size'] == 16000 and got < 16000
+    out = capsys.readouterr().out
+    line = (f"asked for 16,000 tokens, got {got:,}: the corpus has no more pairs occurring >= min_frequency=3 times "
+            "(use a bigger corpus or lower --min-frequency)")
+    assert out.splitlines()[0] == line and meta['shortfall'] == line
+    assert '\n\n' not in out                                          # no blank lines from tokenizers' bars off a terminal
+
+
+def test_a_shorter_extension_than_asked_says_so(tmp_path, capsys):
+    from azllm.cli import main
+    docs = tmp_path/'few.txt'
+    docs.write_text('\n\n'.join((DATA/'az_valid.txt').read_text(encoding='utf-8').split('\n\n')[:3]), encoding='utf-8')
+    assert main(['tokenizer', 'extend', '--base', 'llama3', '--corpus', str(docs), '--add', '8000', '--out', str(tmp_path/'ext')]) == 0
+    meta = json.loads((tmp_path/'ext'/'azllm_tokenizer.json').read_text())
+    assert meta['asked_add'] == 8000 and meta['added'] < 8000 and meta['vocab_size'] == 128_256 + meta['added']
+    assert capsys.readouterr().out.startswith(f"asked to add 8,000 tokens, added {meta['added']:,}: the corpus has no more pairs")

@@ -138,7 +138,7 @@ def test_packing_does_not_leak_between_examples(tiny):
      r'example 2 \(.*:3\): the chat template rejects it: unknown role tool'),
     ([{'messages': [{'role': 'user'}]}], 'example 0 .*turn 0 must be'),
     ([{'messages': []}], 'example 0 .*non-empty list'),
-    ([{'text': 'salam'}], r'train.jsonl:1: no "messages" field'),
+    ([{'text': 'salam'}], r'train.jsonl:1: not a chat example \(fields: text\); each example must be one of'),
 ])
 def test_bad_examples_are_named(rows, needle, tiny, tmp_path):
     f = write_jsonl(tmp_path/'train.jsonl', rows)

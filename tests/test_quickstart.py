@@ -1,0 +1,51 @@
+"""The README's first commands, as a newcomer runs them: `azllm quickstart` with a relative --out from some directory,
+then `chat` and `export` on its SFT output from another. Subprocesses; one `--small` quickstart (a few minutes on 2 cores)
+is shared by every test of this file."""
+import json, re
+from pathlib import Path
+import pytest
+from conftest import azllm
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope='module')
+def qs(tmp_path_factory):
+    "A small quickstart run from `home/` with the relative --out `runs/qs`; tests then work from `elsewhere/`."
+    root = tmp_path_factory.mktemp('newcomer')
+    (root/'home').mkdir(); (root/'elsewhere').mkdir()
+    r = azllm('quickstart', '--small', '--out', 'runs/qs', cwd=root/'home')
+    assert r.returncode == 0, r.stderr[-3000:]
+    return dict(root=root, out=root/'home'/'runs'/'qs', rel='../home/runs/qs', elsewhere=root/'elsewhere', log=r)
+
+
+def test_outputs_record_no_doubled_or_temporary_path(qs):
+    out, root = qs['out'], str(qs['root'].resolve())
+    assert not list(qs['out'].parent.glob('.qs.*'))                          # no temporary directory left behind
+    texts = {p: p.read_text(encoding='utf-8') for p in out.rglob('*') if p.suffix in ('.json', '.yml', '.md')}
+    for p, t in texts.items():
+        assert '.qs.tmp-' not in t, p
+        assert not re.search(re.escape(root) + '/+' + re.escape(root), t), p
+    rep = json.loads((out/'report.json').read_text())
+    assert Path(rep['sft']['adapter']) == out.resolve()/'sft'
+    assert json.loads((out/'sft'/'adapter_config.json').read_text())['base_model_name_or_path'] == \
+        str(out.resolve()/'cpt'/'custom-tokenizer-phase2'/'final')
+    assert '## What next' in (out/'report.md').read_text()
+
+
+def test_chat_on_the_sft_output_from_another_directory(qs):
+    r = azllm('chat', f"{qs['rel']}/sft", '--prompt', 'Balansımı necə yoxlaya bilərəm?', '--max-new-tokens', 4,
+              '--temperature', 0.7, '--top-p', 0.9, '--system', 'Qısa cavab ver.', cwd=qs['elsewhere'])
+    assert r.returncode == 0, r.stderr
+    assert 'Warning' not in r.stderr and 'Loading weights' not in r.stderr
+
+
+def test_export_merge_and_adapter_copy_from_another_directory(qs):
+    r = azllm('export', f"{qs['rel']}/sft", '--merge', '--out', 'merged', cwd=qs['elsewhere'])
+    assert r.returncode == 0, r.stderr
+    assert (qs['elsewhere']/'merged'/'model.safetensors').exists()
+    r = azllm('chat', 'merged', '--prompt', 'Salam', '--max-new-tokens', 4, cwd=qs['elsewhere'])
+    assert r.returncode == 0, r.stderr
+    r = azllm('export', f"{qs['rel']}/sft", '--out', 'adapter', cwd=qs['elsewhere'])
+    assert r.returncode == 0, r.stderr
+    assert (qs['elsewhere']/'adapter'/'adapter_config.json').exists() and (qs['elsewhere']/'adapter'/'tokenizer.json').exists()
