@@ -21,11 +21,13 @@ from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .cpt import Dist, validate
 from .sft import _has_tokenizer, _adapter_base   # one definition of "a directory with a tokenizer" and "the base an adapter records"
+from .harness import load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks
 
 # %% auto #0
-__all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval', 'score_text',
-           'generate', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility', 'read_losses',
-           'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections', 'eval_data', 'run_eval']
+__all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'BENCH_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval',
+           'score_text', 'generate', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility',
+           'read_losses', 'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections',
+           'eval_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -62,6 +64,10 @@ class EvalRun(Config):
     max_new_tokens: int = Field(64, gt=0)        # longest generation (greedy, stops at <|eot_id|> or eos)
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
     runs: dict[str, str] = {}                    # label -> run directory (CPT log.jsonl, SFT loss_history.json) for the loss plots
+    tasks: list[str] = []                        # lm-eval tasks for every model: az_mc, az_text_bpb (tag az), Hub tasks, YAML files, task dirs
+    num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
+    limit: Optional[int] = Field(None, gt=0)     # score only the first N documents of each task
+    batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
 
     @field_validator('models')
     @classmethod
@@ -224,8 +230,12 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
                    chat:bool|str='auto', # chat template for generations: True, False, 'auto'
                    max_new_tokens:int=64, # longest generation
                    text_field:str='text', # field of tabular sources
+                   tasks:list[str]|None=None, # lm-eval tasks (see `azllm.harness`)
+                   num_fewshot:int|None=None, # examples in each task prompt
+                   limit:int|None=None, # first N documents of each task
+                   batch_size:int=8, # lm-eval requests per forward pass
                   ) -> dict:
-    "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, and its greedy answers to `prompts`."
+    "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, its greedy answers to `prompts`, and its lm-eval task scores."
     t0, name = time.perf_counter(), name or str(path)
     try: docs = valid_documents(valid, text_field)
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
@@ -234,6 +244,8 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     res['chat'] = use_chat(chat, tok, src, name)
     res['generations'] = dict(zip(prompts, generate(model, tok, prompts, res['chat'], max_new_tokens))) if prompts else {}
+    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, batch_size) if tasks else None
+    res['benchmarks'] = task_scores(res['harness']) if tasks else {}
     res['seconds'] = time.perf_counter() - t0
     return res
 
@@ -355,6 +367,13 @@ BPB_NOTE = ("**Bits per byte** is the models' negative log-likelihood of the hel
             "every model pays for the same bytes whatever its tokenizer, so this is the column to compare. Loss per token and "
             "perplexity average over tokens, which differ in size between tokenizers: compare them only between models that share one.")
 
+BENCH_NOTE = ("lm-evaluation-harness tasks, value ± standard error. **acc**: share of questions whose correct option has the "
+              "highest log-likelihood (**acc_norm**: per byte of the option); with four options, guessing scores 0.25 (az_mc, "
+              "belebele). The standard error is that of a mean over the questions: two models differ only when their scores "
+              "differ by more than about twice the root of their squared errors summed. **bits_per_byte**, **byte_perplexity**, "
+              "**word_perplexity**: each document scored alone (lower is better); corpus-level ratios, so no standard error. "
+              "lm-eval's raw results: `lm_eval_results.json`.")
+
 def _cell(s:str) -> str: return (s.replace('|', '\\|').replace('\n', '<br>') or '*(empty)*')
 
 def eval_table(results:dict, # model -> `evaluate_model` result
@@ -385,6 +404,9 @@ def eval_sections(results:dict, # model -> `evaluate_model` result
     if any(r['generations'] for r in results.values()):
         sec['Generations'] = ['Greedy decoding. *chat*: the prompt went through the chat template as a user turn; '
                               '*text*: the model continued the prompt as plain text.', generations_table(results)]
+    if any(r.get('benchmarks') for r in results.values()):
+        bench = {n: r['benchmarks'] for n, r in results.items()}
+        sec['Benchmarks'] = [BENCH_NOTE, benchmark_table(bench), plot_benchmarks(bench)]
     if runs: sec['Training curves'] = ['Loss per token of each run (train; valid where recorded). Per-token losses compare '
                                        'runs that share a tokenizer only.', plot_losses(runs)]
     return sec
@@ -392,7 +414,7 @@ def eval_sections(results:dict, # model -> `evaluate_model` result
 def eval_data(results:dict, # model -> `evaluate_model` result
               runs:dict|None=None, # label -> run directory or `read_losses` curves
              ) -> dict:
-    "The figures of report.json: bpb, perplexity, fertility, generations (stable keys), validation, runs, seconds."
+    "The figures of report.json: bpb, perplexity, fertility, generations, benchmarks (stable keys), validation, runs, seconds."
     prompts = list(dict.fromkeys(p for r in results.values() for p in r['generations']))
     return dict(bpb={n: r['bpb'] for n, r in results.items()}, perplexity={n: r['perplexity'] for n, r in results.items()},
                 fertility={n: r['fertility'] for n, r in results.items()},
@@ -400,7 +422,8 @@ def eval_data(results:dict, # model -> `evaluate_model` result
                 validation={n: {k: r[k] for k in ('loss', 'tokens', 'bytes', 'windows', 'path', 'adapter', 'tokenizer', 'chat')}
                             for n, r in results.items()},
                 runs={k: v if isinstance(v, dict) else read_losses(v) for k, v in (runs or {}).items()},
-                seconds={n: r['seconds'] for n, r in results.items()})
+                seconds={n: r['seconds'] for n, r in results.items()},
+                **({'benchmarks': {n: r['benchmarks'] for n, r in results.items()}} if any(r.get('benchmarks') for r in results.values()) else {}))
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
 def run_eval(cfg:EvalRun, # the run config
@@ -408,6 +431,7 @@ def run_eval(cfg:EvalRun, # the run config
             ) -> Path:
     "Evaluate every model of `cfg` on the same text; write report.md, report.json, plots and the resolved config to `cfg.output_dir`."
     for m in cfg.models: resolve_model(m.path, m.adapter, m.tokenizer, m.name)      # fail on a bad path before any work
+    if cfg.tasks: load_tasks(cfg.tasks)                                              # ...and on a task that cannot be read
     curves = {}
     for k, p in cfg.runs.items():
         try: curves[k] = read_losses(p)
@@ -417,14 +441,21 @@ def run_eval(cfg:EvalRun, # the run config
     results = {}
     for m in cfg.models:
         r = results[m.name] = evaluate_model(m.path, docs, m.adapter, m.tokenizer, m.name, cfg.seq_len, cfg.micro_batch, cfg.max_windows,
-                                             cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens)
+                                             cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens,
+                                             tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, batch_size=cfg.batch_size)
         if progress: print0(f"{m.name}: {r['bpb']:.4f} bits/byte, perplexity {r['perplexity']:.2f}, "
-                            f"fertility {r['fertility']['fertility']:.2f} ({r['seconds']:.1f} s)")
+                            f"fertility {r['fertility']['fertility']:.2f}"
+                            + ''.join(f", {t} {k} {ms[k]['value']:.3f}" for t, ms in r['benchmarks'].items()
+                                      for k in [next((k for k in ('acc', 'bits_per_byte') if k in ms), next(iter(ms)))])
+                            + f" ({r['seconds']:.1f} s)")
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"
-             + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens.")
+             + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens."
+             + (f" Benchmarks (lm-evaluation-harness): {', '.join(cfg.tasks)}" + (f", first {cfg.limit} documents of each" if cfg.limit else '')
+                + (f", {cfg.num_fewshot}-shot" if cfg.num_fewshot is not None else '') + '.' if cfg.tasks else ''))
     with atomic_dir(cfg.output_dir) as tmp:
         write_report(tmp, eval_sections(results, curves), dict(eval_data(results, curves), config=cfg.model_dump(mode='json')),
                      title='azllm evaluation report', intro=intro)
+        if cfg.tasks: write_json({n: r['harness'] for n, r in results.items()}, Path(tmp)/'lm_eval_results.json')   # lm-eval's own, per model
         save_config(cfg, Path(tmp)/'azllm_config.yml')
     return Path(cfg.output_dir)

@@ -28,8 +28,8 @@ def dom(page:Path, tmp_path) -> str:
     return r.stdout
 
 
-PAGES = ['index', 'core', 'data', 'packing', 'tokenizer', 'fertility', 'memory', 'liger', 'model', 'cpt', 'sft', 'eval', 'pipeline', 'cli']
-MIN = {'index': (3, 1), 'fertility': (2, 2), 'memory': (1, 1), 'eval': (2, 2), 'pipeline': (0, 0)}   # tables, plots
+PAGES = ['index', 'core', 'data', 'packing', 'tokenizer', 'fertility', 'memory', 'liger', 'model', 'cpt', 'sft', 'eval', 'harness', 'pipeline', 'cli']
+MIN = {'index': (3, 1), 'fertility': (2, 2), 'memory': (1, 1), 'eval': (2, 2), 'harness': (3, 1), 'pipeline': (0, 0)}   # tables, plots
 
 
 def test_every_notebook_has_a_page(pages):
