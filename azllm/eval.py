@@ -12,7 +12,7 @@ from typing import Literal, Optional, Union
 import pandas as pd
 import torch
 from peft import PeftModel
-from pydantic import Field, field_validator
+from pydantic import Field, PositiveInt, field_validator
 from .core import AzllmError, Config, atomic_dir, save_config, write_json, md_table, print0
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, EOT
@@ -66,7 +66,7 @@ class EvalRun(Config):
     runs: dict[str, str] = {}                    # label -> run directory (CPT log.jsonl, SFT loss_history.json) for the loss plots
     tasks: list[str] = []                        # lm-eval tasks for every model: az_mc, az_text_bpb (tag az), Hub tasks, YAML files, task dirs
     num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
-    limit: Optional[int] = Field(None, gt=0)     # score only the first N documents of each task
+    limit: Optional[Union[PositiveInt, dict[str, PositiveInt]]] = None  # first N documents of each task, or {task: N}
     batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
 
     @field_validator('models')
@@ -232,7 +232,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
                    text_field:str='text', # field of tabular sources
                    tasks:list[str]|None=None, # lm-eval tasks (see `azllm.harness`)
                    num_fewshot:int|None=None, # examples in each task prompt
-                   limit:int|None=None, # first N documents of each task
+                   limit:int|dict|None=None, # first N documents of each task, or {task: N}
                    batch_size:int=8, # lm-eval requests per forward pass
                   ) -> dict:
     "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, its greedy answers to `prompts`, and its lm-eval task scores."
@@ -451,7 +451,8 @@ def run_eval(cfg:EvalRun, # the run config
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"
              + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens."
-             + (f" Benchmarks (lm-evaluation-harness): {', '.join(cfg.tasks)}" + (f", first {cfg.limit} documents of each" if cfg.limit else '')
+             + (f" Benchmarks (lm-evaluation-harness): {', '.join(cfg.tasks)}" + ((f", first {cfg.limit} documents of each" if isinstance(cfg.limit, int) else
+                   ''.join(f", first {n} of {t}" for t, n in cfg.limit.items())) if cfg.limit else '')
                 + (f", {cfg.num_fewshot}-shot" if cfg.num_fewshot is not None else '') + '.' if cfg.tasks else ''))
     with atomic_dir(cfg.output_dir) as tmp:
         write_report(tmp, eval_sections(results, curves), dict(eval_data(results, curves), config=cfg.model_dump(mode='json')),

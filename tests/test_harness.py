@@ -91,14 +91,15 @@ def test_yaml_data_paths_do_not_depend_on_the_working_directory(tmp_path, monkey
 # ---------------------------------------------------------------------------------------------- running tasks
 def test_bundled_tasks_on_a_tiny_model(tiny, tmp_path):
     t0 = time.time()
-    scores = run_tasks(tiny['untrained'], tiny['tok'], ['az'], limit=24, raw_path=tmp_path/'raw.json')
+    scores = run_tasks(tiny['untrained'], tiny['tok'], ['az_mc', 'az_text_bpb'], limit={'az_mc': 24, 'az_text_bpb': 4}, raw_path=tmp_path/'raw.json')
     assert sorted(scores) == ['az_mc', 'az_text_bpb'] and sorted(scores['az_mc']) == ['acc', 'acc_norm']
     acc = scores['az_mc']['acc']
     assert 0 <= acc['value'] <= 1 and 0 < acc['stderr'] < 0.2
     assert sorted(scores['az_text_bpb']) == ['bits_per_byte', 'byte_perplexity', 'word_perplexity']
     assert scores['az_text_bpb']['bits_per_byte']['stderr'] is None
     raw = json.loads((tmp_path/'raw.json').read_text())
-    assert raw['n-samples']['az_mc'] == {'original': len(read_mc()), 'effective': 24} and task_scores(raw) == scores
+    assert raw['n-samples'] == {'az_mc': {'original': len(read_mc()), 'effective': 24}, 'az_text_bpb': {'original': 41, 'effective': 4}}
+    assert task_scores(raw) == scores
     assert benchmark_table({'m': scores}).shape == (5, 1)
     assert tiny['untrained'].training is False and time.time() - t0 < 30
 
@@ -106,7 +107,9 @@ def test_bundled_tasks_on_a_tiny_model(tiny, tmp_path):
 def test_an_adapter_on_its_base(tiny):
     from peft import LoraConfig, get_peft_model
     import copy
-    lora = get_peft_model(copy.deepcopy(tiny['untrained']), LoraConfig(r=4, target_modules=['q_proj', 'v_proj'], task_type='CAUSAL_LM'))
+    # as an SFT run saves it: LoRA plus its own copy of the (tied) embeddings
+    lora = get_peft_model(copy.deepcopy(tiny['untrained']), LoraConfig(r=4, target_modules=['q_proj', 'v_proj'], modules_to_save=['embed_tokens'],
+                                                                        task_type='CAUSAL_LM'))
     a = run_tasks(lora, tiny['tok'], ['az_mc'], limit=8)
     b = run_tasks(tiny['untrained'], tiny['tok'], ['az_mc'], limit=8)
     assert a == b                                                              # a fresh adapter is zero: the same answers
