@@ -54,6 +54,8 @@ def test_az_mc_questions():
     labels = Counter(mc['label'])
     assert set(labels) == set('ABCD') and max(labels.values()) - min(labels.values()) <= 1, labels
     assert all(Counter(mc['label'][:n]).most_common()[-1][1] >= n // 4 for n in (40, 100, 200))   # any prefix (`limit`) balanced
+    longest = sum((r.answer in (w := [i for i, c in enumerate(r.choices) if len(c) == max(map(len, r.choices))])) / len(w) for r in mc.itertuples())
+    assert longest / len(mc) < 0.30                                            # length gives little away (0.285 now)
     for r in mc.itertuples():
         assert len(r.choices) == 4 and len(set(r.choices)) == 4 and 'ABCD'[r.answer] == r.label
         assert bool(r.passage) == (r.kind == 'reading')
