@@ -426,6 +426,18 @@ def eval_data(results:dict, # model -> `evaluate_model` result
                 **({'benchmarks': {n: r['benchmarks'] for n, r in results.items()}} if any(r.get('benchmarks') for r in results.values()) else {}))
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
+def _headline(benchmarks:dict) -> str:
+    "', az_mc acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
+    pick = lambda ms: next((k for k in ('acc', 'bits_per_byte') if k in ms), next(iter(ms)))
+    return ''.join(f", {t} {k} {ms[k]['value']:.3f}" for t, ms in benchmarks.items() for k in [pick(ms)])
+
+def _bench_intro(cfg:EvalRun) -> str:
+    "The report intro's sentence on the benchmarks: tasks, limits, shots."
+    if not cfg.tasks: return ''
+    lim = (f", first {cfg.limit} documents of each" if isinstance(cfg.limit, int) else
+           ''.join(f", first {n} of {t}" for t, n in (cfg.limit or {}).items()))
+    return f" Benchmarks (lm-evaluation-harness): {', '.join(cfg.tasks)}{lim}" + (f", {cfg.num_fewshot}-shot" if cfg.num_fewshot is not None else '') + '.'
+
 def run_eval(cfg:EvalRun, # the run config
              progress:bool=True, # print one line per model
             ) -> Path:
@@ -444,16 +456,11 @@ def run_eval(cfg:EvalRun, # the run config
                                              cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens,
                                              tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, batch_size=cfg.batch_size)
         if progress: print0(f"{m.name}: {r['bpb']:.4f} bits/byte, perplexity {r['perplexity']:.2f}, "
-                            f"fertility {r['fertility']['fertility']:.2f}"
-                            + ''.join(f", {t} {k} {ms[k]['value']:.3f}" for t, ms in r['benchmarks'].items()
-                                      for k in [next((k for k in ('acc', 'bits_per_byte') if k in ms), next(iter(ms)))])
-                            + f" ({r['seconds']:.1f} s)")
+                            f"fertility {r['fertility']['fertility']:.2f}{_headline(r['benchmarks'])} ({r['seconds']:.1f} s)")
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"
              + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens."
-             + (f" Benchmarks (lm-evaluation-harness): {', '.join(cfg.tasks)}" + ((f", first {cfg.limit} documents of each" if isinstance(cfg.limit, int) else
-                   ''.join(f", first {n} of {t}" for t, n in cfg.limit.items())) if cfg.limit else '')
-                + (f", {cfg.num_fewshot}-shot" if cfg.num_fewshot is not None else '') + '.' if cfg.tasks else ''))
+             + _bench_intro(cfg))
     with atomic_dir(cfg.output_dir) as tmp:
         write_report(tmp, eval_sections(results, curves), dict(eval_data(results, curves), config=cfg.model_dump(mode='json')),
                      title='azllm evaluation report', intro=intro)
