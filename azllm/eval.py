@@ -12,7 +12,7 @@ from typing import Literal, Optional, Union
 import pandas as pd
 import torch
 from peft import PeftModel
-from pydantic import Field, field_validator
+from pydantic import Field, PositiveInt, field_validator
 from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, md_table, print0
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, EOT
@@ -21,12 +21,14 @@ from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
 from .sft import _has_tokenizer, _adapter_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
+from .harness import load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks
 
 
 # %% auto #0
-__all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval', 'score_text',
-           'generate', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility', 'read_losses',
-           'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections', 'eval_data', 'run_eval']
+__all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'BENCH_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval',
+           'score_text', 'generate', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility',
+           'read_losses', 'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections',
+           'eval_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -64,6 +66,10 @@ class EvalRun(Config):
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
     overwrite: bool = False                      # replace output_dir even if it is not an azllm eval report (your files there are lost)
     runs: dict[str, str] = {}                    # label -> run directory (its log.jsonl) for the loss plots
+    tasks: list[str] = []                        # lm-eval tasks for every model: az_mc, az_text_bpb (tag az), Hub tasks, YAML files, task dirs
+    num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
+    limit: Optional[Union[PositiveInt, dict[str, PositiveInt]]] = None  # first N documents of each task, or {task: N}
+    batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
 
     @field_validator('models')
     @classmethod
@@ -222,8 +228,12 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
                    chat:bool|str='auto', # chat template for generations: True, False, 'auto'
                    max_new_tokens:int=64, # longest generation
                    text_field:str='text', # field of tabular sources
+                   tasks:list[str]|None=None, # lm-eval tasks (see `azllm.harness`)
+                   num_fewshot:int|None=None, # examples in each task prompt
+                   limit:int|dict|None=None, # first N documents of each task, or {task: N}
+                   batch_size:int=8, # lm-eval requests per forward pass
                   ) -> dict:
-    "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, and its greedy answers to `prompts`."
+    "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, its greedy answers to `prompts`, and its lm-eval task scores."
     t0, name = time.perf_counter(), name or str(path)
     try: docs = valid_documents(valid, text_field)
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
@@ -232,6 +242,8 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     res['chat'] = use_chat(chat, tok, src, name)
     res['generations'] = dict(zip(prompts, generate(model, tok, prompts, res['chat'], max_new_tokens))) if prompts else {}
+    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, batch_size) if tasks else None
+    res['benchmarks'] = task_scores(res['harness']) if tasks else {}
     res['seconds'] = time.perf_counter() - t0
     return res
 
@@ -348,6 +360,13 @@ BPB_NOTE = ("**Bits per byte** is the models' negative log-likelihood of the hel
             "every model pays for the same bytes whatever its tokenizer, so this is the column to compare. Loss per token and "
             "perplexity average over tokens, which differ in size between tokenizers: compare them only between models that share one.")
 
+BENCH_NOTE = ("lm-evaluation-harness tasks, value ± standard error. **acc**: share of questions whose correct option has the "
+              "highest log-likelihood (**acc_norm**: per byte of the option); with four options, guessing scores 0.25 (az_mc, "
+              "belebele). The standard error is that of a mean over the questions: two models differ only when their scores "
+              "differ by more than about twice the root of their squared errors summed. **bits_per_byte**, **byte_perplexity**, "
+              "**word_perplexity**: each document scored alone (lower is better); corpus-level ratios, so no standard error. "
+              "lm-eval's raw results: `lm_eval_results.json`.")
+
 def _cell(s:str) -> str: return (s.replace('|', '\\|').replace('\n', '<br>') or '*(empty)*')
 
 def eval_table(results:dict, # model -> `evaluate_model` result
@@ -378,6 +397,9 @@ def eval_sections(results:dict, # model -> `evaluate_model` result
     if any(r['generations'] for r in results.values()):
         sec['Generations'] = ['Greedy decoding. *chat*: the prompt went through the chat template as a user turn; '
                               '*text*: the model continued the prompt as plain text.', generations_table(results)]
+    if any(r.get('benchmarks') for r in results.values()):
+        bench = {n: r['benchmarks'] for n, r in results.items()}
+        sec['Benchmarks'] = [BENCH_NOTE, benchmark_table(bench), plot_benchmarks(bench)]
     if runs: sec['Training curves'] = ['Loss per token of each run (train; valid where recorded). Per-token losses compare '
                                        'runs that share a tokenizer only.', plot_losses(runs)]
     return sec
@@ -385,7 +407,7 @@ def eval_sections(results:dict, # model -> `evaluate_model` result
 def eval_data(results:dict, # model -> `evaluate_model` result
               runs:dict|None=None, # label -> run directory or `read_losses` curves
              ) -> dict:
-    "The figures of report.json: bpb, perplexity, fertility, generations (stable keys), validation, runs, seconds."
+    "The figures of report.json: bpb, perplexity, fertility, generations, benchmarks (stable keys), validation, runs, seconds."
     prompts = list(dict.fromkeys(p for r in results.values() for p in r['generations']))
     return dict(bpb={n: r['bpb'] for n, r in results.items()}, perplexity={n: r['perplexity'] for n, r in results.items()},
                 fertility={n: r['fertility'] for n, r in results.items()},
@@ -393,15 +415,29 @@ def eval_data(results:dict, # model -> `evaluate_model` result
                 validation={n: {k: r[k] for k in ('loss', 'tokens', 'bytes', 'windows', 'path', 'adapter', 'tokenizer', 'chat')}
                             for n, r in results.items()},
                 runs={k: v if isinstance(v, dict) else read_losses(v) for k, v in (runs or {}).items()},
-                seconds={n: r['seconds'] for n, r in results.items()})
+                seconds={n: r['seconds'] for n, r in results.items()},
+                **({'benchmarks': {n: r['benchmarks'] for n, r in results.items()}} if any(r.get('benchmarks') for r in results.values()) else {}))
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
+def _headline(benchmarks:dict) -> str:
+    "', az_mc acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
+    pick = lambda ms: next((k for k in ('acc', 'bits_per_byte') if k in ms), next(iter(ms)))
+    return ''.join(f", {t} {k} {ms[k]['value']:.3f}" for t, ms in benchmarks.items() for k in [pick(ms)])
+
+def _bench_intro(cfg:EvalRun) -> str:
+    "The report intro's sentence on the benchmarks: tasks, limits, shots."
+    if not cfg.tasks: return ''
+    lim = (f", first {cfg.limit} documents of each" if isinstance(cfg.limit, int) else
+           ''.join(f", first {n} of {t}" for t, n in (cfg.limit or {}).items()))
+    return f" Benchmarks (lm-evaluation-harness): {', '.join(cfg.tasks)}{lim}" + (f", {cfg.num_fewshot}-shot" if cfg.num_fewshot is not None else '') + '.'
+
 def run_eval(cfg:EvalRun, # the run config
              progress:bool=True, # print one line per model
             ) -> Path:
     "Evaluate every model of `cfg` on the same text; write report.md, report.json, plots and the resolved config to `cfg.output_dir`."
     check_output(cfg.output_dir, 'eval', cfg.overwrite)                               # refuse a bad output path before any work
     for m in cfg.models: resolve_model(m.path, m.adapter, m.tokenizer, m.name)      # fail on a bad path before any work
+    if cfg.tasks: load_tasks(cfg.tasks)                                              # ...and on a task that cannot be read
     curves = {}
     for k, p in cfg.runs.items():
         try: curves[k] = read_losses(p)
@@ -411,14 +447,17 @@ def run_eval(cfg:EvalRun, # the run config
     results = {}
     for m in cfg.models:
         r = results[m.name] = evaluate_model(m.path, docs, m.adapter, m.tokenizer, m.name, cfg.seq_len, cfg.micro_batch, cfg.max_windows,
-                                             cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens)
+                                             cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens,
+                                             tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, batch_size=cfg.batch_size)
         if progress: print0(f"{m.name}: {r['bpb']:.4f} bits/byte, perplexity {r['perplexity']:.2f}, "
-                            f"fertility {r['fertility']['fertility']:.2f} ({r['seconds']:.1f} s)")
+                            f"fertility {r['fertility']['fertility']:.2f}{_headline(r['benchmarks'])} ({r['seconds']:.1f} s)")
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"
-             + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens.")
+             + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens."
+             + _bench_intro(cfg))
     with atomic_dir(cfg.output_dir, 'eval', cfg.overwrite) as tmp:
         write_report(tmp, eval_sections(results, curves), dict(eval_data(results, curves), config=cfg.model_dump(mode='json')),
                      title='azllm evaluation report', intro=intro)
+        if cfg.tasks: write_json({n: r['harness'] for n, r in results.items()}, Path(tmp)/'lm_eval_results.json')   # lm-eval's own, per model
         save_config(cfg, Path(tmp)/'azllm_config.yml')
     return Path(cfg.output_dir)

@@ -16,8 +16,8 @@ from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_ta
 from .cpt import CPTRun, train as train_cpt
 
 # %% auto #0
-__all__ = ['TINY', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step', 'eval_step',
-           'what_next', 'quickstart']
+__all__ = ['TINY', 'QUICK_TASKS', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step',
+           'eval_step', 'what_next', 'quickstart']
 
 # %% ../nbs/50_pipeline.ipynb #a0e9b84d
 def label_by_size(sweep:pd.DataFrame, # from `vocab_sweep` (rows named by the size asked for)
@@ -104,29 +104,46 @@ def sft_step(out:Path, # run directory
                 steps=steps, adapter=str(final))
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
+QUICK_TASKS = {'az_mc': 100, 'az_text_bpb': 8}   # lm-eval tasks of the quickstart -> documents scored (100 questions, 8 documents)
+
 def eval_step(out:Path, # run directory
-              rep:dict, # the report so far (gets `bpb`, `perplexity`, `generations`, `_sections`)
+              rep:dict, # the report so far (gets `bpb`, `perplexity`, `generations`, `benchmarks`, `_sections`)
               runs:dict, # CPT runs from `cpt_comparison`
               valid, # held-out text: a path or a list of documents
               max_new_tokens:int=32, # generation length
               prompts:list[str]|None=None, # generation prompts (default: azllm.eval's Azerbaijani prompts)
+              tasks:dict|None=None, # lm-eval task -> documents to score (default `QUICK_TASKS`; {} for none)
              ):
-    "BPB, perplexity and fertility of every model on the whole validation text, and side-by-side generations."
+    "BPB, perplexity and fertility of every model on the whole validation text, side-by-side generations, and the bundled benchmarks."
     from azllm.eval import evaluate_model, eval_sections, eval_data, write_report, eval_table, generations_table, AZ_PROMPTS
+    from azllm.harness import benchmark_table
+    tasks = dict(QUICK_TASKS if tasks is None else tasks)
+    try: import lm_eval
+    except ImportError: tasks = {}                                     # lm-evaluation-harness is optional: azllm[harness]
     models = {'base': (runs['base']['final'], None), 'cpt-llama3-tokenizer': (runs['llama3-tokenizer-phase2']['final'], None),
               'cpt-custom-tokenizer': (runs['custom-tokenizer-phase2']['final'], None)}
     if 'sft' in rep: models['sft'] = (rep['sft']['adapter'], None)
     results = {n: evaluate_model(p, valid, adapter=a, name=n, seq_len=TINY['seq_len'], max_new_tokens=max_new_tokens,
-                                 prompts=prompts or AZ_PROMPTS)
+                                 prompts=prompts or AZ_PROMPTS, tasks=list(tasks), limit=tasks)
                for n, (p, a) in models.items()}
     curves = {n: out/'cpt'/n for n in runs} | ({'sft': out/'sft'} if 'sft' in rep else {})
     data = eval_data(results, curves)
     write_report(out/'eval', eval_sections(results, curves), data=data, title='azllm quickstart: evaluation')
     rep.update(bpb=data['bpb'], perplexity=data['perplexity'], generations=data['generations'])
+    if tasks: rep['benchmarks'] = data['benchmarks']
+    bench = ([f"Benchmarks (lm-evaluation-harness, the bundled Azerbaijani tasks: "
+              f"{', '.join(f'first {n} documents of {t}' for t, n in tasks.items())}), value ± standard error. "
+              "These tiny models know next to nothing: expect az_mc near **chance, 0.25** (four options; with 100 questions the "
+              "standard error is about 0.04, so about 0.17 to 0.33 cannot be told from guessing). A CPT model can land above that "
+              "through the grammar questions alone: choosing the correctly suffixed form is the first thing a model of Azerbaijani "
+              "text learns, long before facts. az_text_bpb's bits per byte scores each document alone (lower is better). "
+              "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for what the metrics mean.",
+              md_table(benchmark_table(data['benchmarks']))] if tasks else
+             ["Benchmarks skipped: lm-evaluation-harness is not installed (`pip install 'azllm[harness]'`)."])
     rep.setdefault('_sections', {})['Stage 4: evaluation'] = '\n\n'.join([
         'Bits per byte on the whole validation text (every UTF-8 byte counted once, whatever the tokenizer):',
         md_table(eval_table(results)), 'Greedy generations (tiny models on a CPU: expect babble, not answers):',
-        md_table(generations_table(results)), 'Plots, tokenizer table and training curves: [eval/report.md](eval/report.md).'])
+        md_table(generations_table(results)), *bench, 'Plots, tokenizer table and training curves: [eval/report.md](eval/report.md).'])
 
 # %% ../nbs/50_pipeline.ipynb #e938a833
 def _bpb_table(runs:dict) -> pd.DataFrame:

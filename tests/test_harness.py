@@ -1,0 +1,158 @@
+"""lm-evaluation-harness on tiny models: the bundled Azerbaijani task set, one definition of bits per byte, failing fast, the eval stage's benchmarks."""
+import importlib.util, json, math, re, shutil, time
+from collections import Counter
+from pathlib import Path
+import pytest, torch
+from conftest import DATA, ROOT
+
+pytest.importorskip('lm_eval')
+from azllm.core import AzllmError
+from azllm.harness import TASKS_DIR, load_tasks, run_tasks, harness_results, task_scores, read_mc, benchmark_table
+
+SFT_FILES = sorted((DATA/'sft').glob('*.jsonl'))
+
+
+@pytest.fixture(scope='module', autouse=True)
+def one_thread():
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+@pytest.fixture(scope='module')
+def tiny():
+    "A 1,000-token tokenizer trained on the bundled corpus, an untrained tiny Llama, and the same trained for 30 steps."
+    from azllm.tokenizer import train_tokenizer
+    from azllm.data import read_documents
+    from azllm.model import load_model
+    docs = list(read_documents(DATA/'az_train.txt'))
+    tok = train_tokenizer(docs[:150], 1000)
+    torch.manual_seed(0)
+    untrained = load_model('preset:llama-tiny', tok).eval()
+    torch.manual_seed(0)
+    model = load_model('preset:llama-tiny', tok).train()
+    ids = torch.tensor([i for d in docs for i in [tok.bos_token_id, *tok(d, add_special_tokens=False).input_ids, tok.eos_token_id]])
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    for _ in range(30):
+        x = torch.stack([ids[i:i + 65] for i in torch.randint(0, len(ids) - 65, (8,)).tolist()])
+        loss = torch.nn.functional.cross_entropy(model(input_ids=x[:, :-1]).logits.flatten(0, 1), x[:, 1:].flatten())
+        opt.zero_grad(); loss.backward(); opt.step()
+    return dict(tok=tok, untrained=untrained, trained=model.eval())
+
+
+# ---------------------------------------------------------------------------------------------- the task set
+def norm(s): return re.sub(r'\s+', ' ', re.sub(r'[^\w\s]', ' ', s.lower())).strip()
+def shingles(s, n=6): w = s.split(); return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def test_az_mc_questions():
+    mc = read_mc()
+    assert len(mc) >= 400 and mc['id'].is_unique
+    kinds = Counter(mc['kind'])
+    assert set(kinds) == {'reading', 'telecom', 'culture', 'grammar'} and min(kinds.values()) >= 30, kinds
+    assert (mc['source'] == 'handwritten').sum() >= 150
+    labels = Counter(mc['label'])
+    assert set(labels) == set('ABCD') and max(labels.values()) - min(labels.values()) <= 1, labels
+    assert all(Counter(mc['label'][:n]).most_common()[-1][1] >= n // 4 for n in (40, 100, 200))   # any prefix (`limit`) balanced
+    longest = sum((r.answer in (w := [i for i, c in enumerate(r.choices) if len(c) == max(map(len, r.choices))])) / len(w) for r in mc.itertuples())
+    assert longest / len(mc) < 0.30                                            # length gives little away (0.285 now)
+    for r in mc.itertuples():
+        assert len(r.choices) == 4 and len(set(r.choices)) == 4 and 'ABCD'[r.answer] == r.label
+        assert bool(r.passage) == (r.kind == 'reading')
+
+
+def test_no_question_from_the_sft_data():
+    users = [norm(m['content']) for f in SFT_FILES for line in f.read_text(encoding='utf-8').splitlines()
+             for m in json.loads(line)['messages'] if m['role'] == 'user']
+    assert len(users) > 2000
+    seen, runs = set(users), set().union(*map(shingles, users))
+    for r in read_mc().itertuples():
+        q = norm(r.question)
+        assert q not in seen, r.id
+        assert not (shingles(q) & runs), (r.id, r.question, shingles(q) & runs)
+
+
+def test_task_data_is_what_the_build_script_writes():
+    spec = importlib.util.spec_from_file_location('build_az_mc', DATA/'az_mc'/'build_az_mc.py')
+    b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)
+    rows = lambda p: [json.loads(l) for l in p.read_text(encoding='utf-8').splitlines()]
+    assert b.build_mc() == rows(TASKS_DIR/'az_mc.jsonl')                    # deterministic, and the file is up to date
+    assert b.build_text() == rows(TASKS_DIR/'az_text.jsonl')
+    assert len(b.read_handwritten()) >= 150
+
+
+def test_yaml_data_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    "As from an installed package: the task folder elsewhere, lm-eval run from a third directory."
+    from lm_eval.tasks import TaskManager
+    copy = shutil.copytree(TASKS_DIR, tmp_path/'site-packages'/'azllm'/'tasks')
+    monkeypatch.chdir(tmp_path)
+    task = TaskManager(include_path=str(copy), include_defaults=False).load(['az_mc'])['tasks']['az_mc']
+    assert task.config.dataset_kwargs['data_files']['test'] == str(copy/'az_mc.jsonl') and len(task.test_docs()) == len(read_mc())
+
+
+# ---------------------------------------------------------------------------------------------- running tasks
+def test_bundled_tasks_on_a_tiny_model(tiny, tmp_path):
+    t0 = time.time()
+    scores = run_tasks(tiny['untrained'], tiny['tok'], ['az_mc', 'az_text_bpb'], limit={'az_mc': 24, 'az_text_bpb': 4}, raw_path=tmp_path/'raw.json')
+    assert sorted(scores) == ['az_mc', 'az_text_bpb'] and sorted(scores['az_mc']) == ['acc', 'acc_norm']
+    acc = scores['az_mc']['acc']
+    assert 0 <= acc['value'] <= 1 and 0 < acc['stderr'] < 0.2
+    assert sorted(scores['az_text_bpb']) == ['bits_per_byte', 'byte_perplexity', 'word_perplexity']
+    assert scores['az_text_bpb']['bits_per_byte']['stderr'] is None
+    raw = json.loads((tmp_path/'raw.json').read_text())
+    assert raw['n-samples'] == {'az_mc': {'original': len(read_mc()), 'effective': 24}, 'az_text_bpb': {'original': 41, 'effective': 4}}
+    assert task_scores(raw) == scores
+    assert benchmark_table({'m': scores}).shape == (5, 1)
+    assert tiny['untrained'].training is False and time.time() - t0 < 30
+
+
+def test_an_adapter_on_its_base(tiny):
+    from peft import LoraConfig, get_peft_model
+    import copy
+    # as an SFT run saves it: LoRA plus its own copy of the (tied) embeddings
+    lora = get_peft_model(copy.deepcopy(tiny['untrained']), LoraConfig(r=4, target_modules=['q_proj', 'v_proj'], modules_to_save=['embed_tokens'],
+                                                                        task_type='CAUSAL_LM'))
+    a = run_tasks(lora, tiny['tok'], ['az_mc'], limit=8)
+    b = run_tasks(tiny['untrained'], tiny['tok'], ['az_mc'], limit=8)
+    assert a == b                                                              # a fresh adapter is zero: the same answers
+
+
+def test_bits_per_byte_agree_with_azllm(tiny):
+    "azllm's BPB (packed stream, CPT validation code) and lm-eval's (each document alone, rolling windows) within 1%."
+    from azllm.eval import score_text
+    docs = [json.loads(l)['text'] for l in (TASKS_DIR/'az_text.jsonl').read_text(encoding='utf-8').splitlines()]
+    a = score_text(tiny['trained'], tiny['tok'], docs, seq_len=128, micro_batch=8)
+    b = task_scores(harness_results(tiny['trained'], tiny['tok'], ['az_text_bpb'], max_length=128, batch_size=8))['az_text_bpb']
+    assert a['bytes'] == sum(len(d.encode()) for d in docs)                      # the same bytes
+    assert a['bpb'] == pytest.approx(b['bits_per_byte']['value'], rel=0.01)
+    assert b['byte_perplexity']['value'] == pytest.approx(2 ** b['bits_per_byte']['value'], rel=1e-9)
+    assert a['bpb'] < 0.95 * math.log2(len(tiny['tok'])) * a['tokens'] / a['bytes']   # trained: well below uniform guessing
+
+
+# ---------------------------------------------------------------------------------------------- failing fast
+def test_unfetchable_or_unknown_task_fails_fast(monkeypatch):
+    monkeypatch.setenv('HF_HUB_OFFLINE', '1')
+    t0 = time.time()
+    with pytest.raises(AzllmError, match=r"^task 'belebele_azj_Latn': its data cannot be fetched \(offline"): load_tasks(['az_mc', 'belebele_azj_Latn'])
+    with pytest.raises(AzllmError, match=r"^task 'az_mcq': no such lm-eval task"): load_tasks(['az_mcq'])
+    assert time.time() - t0 < 5
+
+
+def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
+    from azllm.eval import EvalRun, run_eval
+    tiny['untrained'].save_pretrained(tmp_path/'tiny'); tiny['tok'].save_pretrained(tmp_path/'tiny')
+    cfg = lambda **kw: EvalRun(**dict(output_dir=str(tmp_path/'out'), models=[dict(name='tiny', path=str(tmp_path/'tiny'))],
+                                      valid_data=[str(DATA/'az_valid.txt')], max_docs=2, seq_len=64, prompts=[]) | kw)
+    for bad in (dict(limit=0), dict(batch_size=0), dict(num_fewshot=-1)):
+        with pytest.raises(ValueError): cfg(**bad)
+    out = run_eval(cfg(tasks=['az_mc'], limit=8, num_fewshot=1), progress=False)
+    rep = json.loads((out/'report.json').read_text())
+    assert set(rep['benchmarks']['tiny']['az_mc']['acc']) == {'value', 'stderr'}
+    raw = json.loads((out/'lm_eval_results.json').read_text())
+    assert raw['tiny']['n-shot']['az_mc'] == 1 and raw['tiny']['n-samples']['az_mc']['effective'] == 8
+    md = (out/'report.md').read_text(encoding='utf-8')
+    assert '## Benchmarks' in md and '](benchmarks.png)' in md and 'az_mc acc' in md
+    monkeypatch.setenv('HF_HUB_OFFLINE', '1')                                  # a Hub task offline: stops before any model loads
+    t0 = time.time()
+    with pytest.raises(AzllmError, match="task 'belebele_azj_Latn'"): run_eval(cfg(output_dir=str(tmp_path/'hub'), tasks=['belebele_azj_Latn']))
+    assert time.time() - t0 < 5 and not (tmp_path/'hub').exists()
