@@ -7,6 +7,7 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 # %% ../nbs/41_harness.ipynb #82330298
 from __future__ import annotations
 import contextlib, io, json, logging, os, random, socket, time
+from unittest import mock
 from pathlib import Path
 from urllib.parse import urlparse
 import numpy as np
@@ -182,7 +183,9 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
     was_training = model.training; model.eval()
     lm = harness_lm(model, tok, batch_size, max_length)
     try:
-        with _quiet(not progress), hub_offline(offline):
+        # lm-eval records `git describe` of the working directory; outside a repository git prints "fatal: ..." on stderr
+        import lm_eval.loggers.utils as lm_utils
+        with _quiet(not progress), hub_offline(offline), mock.patch.object(lm_utils, 'get_git_commit_hash', lambda: None):
             raws = [lm_eval.simple_evaluate(model=lm, tasks=group, task_manager=tm, num_fewshot=num_fewshot, limit=lim,
                                             log_samples=False, verbosity='ERROR' if not progress else None)
                     for lim, group in by_limit.items()]
