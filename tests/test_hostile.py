@@ -252,7 +252,7 @@ def test_output_data_samples(box):
 def test_output_other_commands(box):
     hostile(box, ['quickstart', '--out', 'mine'], 'not made by azllm')
     hostile(box, ['export', 'mine', '--merge', '--out', 'notes.txt'], 'existing file')
-    hostile(box, ['export', 'mine', '--out', 'runs/merged'], '--merge')
+    hostile(box, ['export', 'mine', '--out', 'runs/merged'], 'not an adapter directory')
     hostile(box, ['eval', write(box, 'ev.yml', EVAL.replace('runs/ev', 'mine'))], 'not made by azllm')
     os.remove(box/'ev.yml')
 
@@ -277,7 +277,7 @@ def chat_tok(tmp_path_factory):
 
 TURN = '{"role": "user", "content": "salam"}'
 CHATS = {'not-json': (b'hello\n', 'not valid JSON'), 'empty': (b'', 'holds no examples'),
-         'no-messages': (b'{"text": "salam"}\n', 'no "messages" field'), 'top-level-list': (b'[1, 2]\n', 'no "messages" field'),
+         'no-messages': (b'{"text": "salam"}\n', 'not a chat example'), 'top-level-list': (b'[1, 2]\n', 'not a JSON object'),
          'messages-not-list': (b'{"messages": "hi"}\n', 'non-empty list'),
          'bad-role': (b'{"messages": [{"role": "wizard", "content": "x"}]}\n', 'no assistant turn'),
          'no-assistant': (('{"messages": [%s]}\n' % TURN).encode(), 'no assistant turn'),

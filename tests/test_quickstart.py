@@ -24,11 +24,11 @@ def test_outputs_record_no_doubled_or_temporary_path(qs):
     assert not list(qs['out'].parent.glob('.qs.*'))                          # no temporary directory left behind
     texts = {p: p.read_text(encoding='utf-8') for p in out.rglob('*') if p.suffix in ('.json', '.yml', '.md')}
     for p, t in texts.items():
-        assert '.qs.tmp-' not in t, p
+        assert '.qs.tmp-' not in t and 'azllm-tmp' not in t, p
         assert not re.search(re.escape(root) + '/+' + re.escape(root), t), p
     rep = json.loads((out/'report.json').read_text())
-    assert Path(rep['sft']['adapter']) == out.resolve()/'sft'
-    assert json.loads((out/'sft'/'adapter_config.json').read_text())['base_model_name_or_path'] == \
+    assert Path(rep['sft']['adapter']) == out.resolve()/'sft'/'final'
+    assert json.loads((out/'sft'/'final'/'adapter_config.json').read_text())['base_model_name_or_path'] == \
         str(out.resolve()/'cpt'/'custom-tokenizer-phase2'/'final')
     assert '## What next' in (out/'report.md').read_text()
 

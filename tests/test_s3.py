@@ -32,7 +32,7 @@ def test_missing_backend_is_one_line(monkeypatch):
 def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
     "CPT with checkpoint_dir on S3, killed with SIGKILL mid-run, resumes from S3 (never from a half-uploaded step) and reproduces the uninterrupted losses."
     import signal, time
-    from test_cpt import write_cfg, losses, launch, TOL
+    from test_engine import write_cfg, losses, launch, TOL
     kw = dict(seq_len=128, micro_batch=4, grad_accum=1, max_steps=20, save_every=4, keep_last=2)
     launch(sys.executable, '-m', 'azllm.cli', 'train', write_cfg(tmp_path/'full.yml', small_tokenizer, tmp_path/'full', **kw))
     killed, remote = tmp_path/'killed', f'{s3_server.url}/run'
