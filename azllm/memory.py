@@ -480,9 +480,13 @@ def snapshot_timeline(snapshot:dict|str|Path, # a `torch.cuda.memory._snapshot()
                       device:int=0, # which GPU's trace
                      ) -> list[int]:
     "Allocated bytes after each allocation and free of a memory snapshot, relative to when recording started."
-    if not isinstance(snapshot, dict):
-        import pickle
-        snapshot = pickle.loads(Path(snapshot).read_bytes())
+    if not isinstance(snapshot, dict):      # a snapshot is plain dicts, lists, strings and numbers: nothing that names code
+        import io, pickle
+        class DataOnly(pickle.Unpickler):
+            def find_class(self, module, name): raise AzllmError(f"{snapshot}: refused: the pickle names {module}.{name}, "
+                                                                 "which a CUDA memory snapshot never does")
+        try: snapshot = DataOnly(io.BytesIO(Path(snapshot).read_bytes())).load()
+        except (pickle.UnpicklingError, EOFError, ValueError) as e: raise AzllmError(f"{snapshot}: not a memory snapshot ({e})") from None
     cur, out = 0, []
     for ev in snapshot['device_traces'][device]:
         if ev['action'] not in ('alloc', 'free_completed'): continue

@@ -64,3 +64,18 @@ def test_fsdp_halves_each_rank():
     assert ddp['ranks'][0]['total_bytes'] == ddp['ranks'][1]['total_bytes']
     assert fsdp['ranks'][0]['unsharded_after_forward_bytes'] == 4 * (32_000 * 128 + 128)  # root group gathered after forward
     assert m['command'].startswith('torchrun --standalone --nproc_per_node=2 -m azllm.memory')
+
+
+def test_snapshot_pickle_that_names_code_is_refused(tmp_path):
+    "A snapshot file is plain data; one whose pickle names a function is refused and never runs it."
+    import os, pickle
+    from azllm.core import AzllmError
+    from azllm.memory import snapshot_timeline
+    class Boom:
+        def __reduce__(self): return (os.system, (f'touch {tmp_path}/pwned',))
+    (tmp_path/'bad.pickle').write_bytes(pickle.dumps({'device_traces': [[Boom()]]}))
+    with pytest.raises(AzllmError, match='refused'): snapshot_timeline(tmp_path/'bad.pickle')
+    assert not (tmp_path/'pwned').exists()
+    ok = {'device_traces': [[{'action': 'alloc', 'size': 8}, {'action': 'free_completed', 'size': 8}]]}
+    (tmp_path/'ok.pickle').write_bytes(pickle.dumps(ok))
+    assert snapshot_timeline(tmp_path/'ok.pickle') == [8, 0]
