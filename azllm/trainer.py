@@ -229,6 +229,7 @@ def grad_accum_for(cfg:TrainConfig, # global_batch, grad_accum
 def probe_step(eng:Engine, # from `build_engine`, before the run's first step
                micro_batch:int, # rows of the probe
                seq_len:int, # tokens per row
+               grad_accum:int=1, # micro-batches per step (on a GPU the probe runs the run's whole step)
               ) -> Optional[float]:
     "Peak GiB of one training step of `micro_batch` random rows (None: out of memory); weights, optimizer and schedule stay as they were."
     import gc
@@ -242,10 +243,14 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
         for g in eng.opt.param_groups: g['lr'] = 0.0
         ids = torch.randint(0, vocab, (micro_batch, seq_len + 1), device=dev, generator=torch.Generator(dev).manual_seed(micro_batch))
         batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
-        reset_peak_memory(cuda); eng.measure_state = not cuda
-        hooks = contextlib.nullcontext() if cuda else torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t)
+        # GPU: the run's own step, twice, the peak of the second (AdamW's state exists by then, as in every step of a run);
+        # CPU: one micro-batch, its saved tensors counted, plus parameters, gradients and AdamW state
+        k, steps = (grad_accum, 2) if cuda else (1, 1)
         local = eng.model.no_sync() if eng.strategy == 'ddp' else contextlib.nullcontext()   # no collective: a rank may run out of memory alone
-        with hooks, local: train_step(eng, [batch], micro_batch * seq_len)
+        for i in range(steps):
+            if i == steps - 1: reset_peak_memory(cuda); eng.measure_state = not cuda
+            hooks = torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t) if not cuda else contextlib.nullcontext()
+            with hooks, local: train_step(eng, [batch] * k, micro_batch * seq_len * k)
         if cuda: torch.cuda.synchronize(); return peak_memory_gib(True)
         return (eng.state_bytes['total'] + sum(saved.values())) / 2**30
     except torch.OutOfMemoryError: return None
@@ -271,7 +276,7 @@ def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
     rt, budget, probes = eng.rt, cfg.memory_budget_gib or default_memory_budget_gib(eng.rt.cuda), {}
     for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
         if compiled: torch._dynamo.reset()
-        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len)
+        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world))
         if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
             return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * rt.world), global_batch=cfg.global_batch,
                         peak_gib=peak, budget_gib=budget, probes={str(k): v for k, v in probes.items()})

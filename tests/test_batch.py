@@ -7,9 +7,17 @@ import pytest
 from conftest import DATA
 
 
-def run_cfg(tok, out, **kw):
+@pytest.fixture(scope='module')
+def small_text(tmp_path_factory):
+    "The first 40k characters of the bundled training text: enough windows of 64 tokens, tokenized in a moment."
+    p = tmp_path_factory.mktemp('text')/'train.txt'
+    p.write_text((DATA/'az_train.txt').read_text(encoding='utf-8')[:40_000], encoding='utf-8')
+    return p
+
+
+def run_cfg(tok, out, text=DATA/'az_train.txt', **kw):
     from azllm.cpt import CPTRun
-    d = dict(output_dir=str(out), model='preset:llama-tiny', tokenizer=str(tok), train_data=[str(DATA/'az_train.txt')], valid_data=[],
+    d = dict(output_dir=str(out), model='preset:llama-tiny', tokenizer=str(tok), train_data=[str(text)], valid_data=[],
              seq_len=64, micro_batch='auto', global_batch=8, max_steps=4, lr=3e-3, warmup_steps=1, save_every=2, tensorboard=False)
     return CPTRun(**(d | kw))
 
@@ -27,19 +35,19 @@ def probe_peaks(cfg, sizes):
     return {mb: probe_step(eng, mb, cfg.seq_len) for mb in sizes}
 
 
-def test_auto_keeps_the_global_batch_and_a_resume_keeps_the_stored_choice(tmp_path, small_tokenizer, capsys):
+def test_auto_keeps_the_global_batch_and_a_resume_keeps_the_stored_choice(tmp_path, small_tokenizer, small_text, capsys):
     from azllm.cpt import train
-    peaks = probe_peaks(run_cfg(small_tokenizer, tmp_path/'x'), (4, 8))
+    peaks = probe_peaks(run_cfg(small_tokenizer, tmp_path/'x', small_text), (4, 8))
     assert peaks[4] < peaks[8]
     budget = (peaks[4] + peaks[8]) / 2                               # 4 rows fit, 8 do not
-    auto = run_cfg(small_tokenizer, tmp_path/'auto', memory_budget_gib=budget)
+    auto = run_cfg(small_tokenizer, tmp_path/'auto', small_text, memory_budget_gib=budget)
     train(auto, progress=True)
     s = json.loads((tmp_path/'auto'/'summary.json').read_text())['batch']
     assert (s['micro_batch'], s['grad_accum'], s['global_batch'], s['chosen']) == (4, 2, 8, 'measured')
     assert s['peak_gib'] <= budget < s['probes']['8']
     assert 'micro_batch: auto -> 4 x grad_accum 2' in capsys.readouterr().out
     # the same 8 rows per step as one micro-batch of 8: the same losses (fp32, only the summation order differs)
-    fixed = run_cfg(small_tokenizer, tmp_path/'fixed', micro_batch=8, global_batch=None, grad_accum=1)
+    fixed = run_cfg(small_tokenizer, tmp_path/'fixed', small_text, micro_batch=8, global_batch=None, grad_accum=1)
     train(fixed, progress=False)
     a, f = losses(tmp_path/'auto'), losses(tmp_path/'fixed')
     assert a.keys() == f.keys() == {1, 2, 3, 4}
@@ -60,7 +68,7 @@ def test_auto_keeps_the_global_batch_and_a_resume_keeps_the_stored_choice(tmp_pa
     assert (s3['micro_batch'], s3['grad_accum']) == (8, 1)
 
 
-def test_batch_key_errors(tmp_path, small_tokenizer):
+def test_batch_key_errors(tmp_path, small_tokenizer, small_text):
     from azllm.core import AzllmError, load_config
     from azllm.cpt import CPTRun, train
     p = tmp_path/'c.yml'
@@ -68,15 +76,15 @@ def test_batch_key_errors(tmp_path, small_tokenizer):
     with pytest.raises(AzllmError, match='needs global_batch'): load_config(p, CPTRun, [])
     with pytest.raises(AzllmError, match='not both'): load_config(p, CPTRun, ['global_batch=8', 'grad_accum=2'])
     with pytest.raises(AzllmError, match='not a multiple of micro_batch'):
-        train(run_cfg(small_tokenizer, tmp_path/'r2', micro_batch=3), progress=False)
+        train(run_cfg(small_tokenizer, tmp_path/'r2', small_text, micro_batch=3), progress=False)
     assert not (tmp_path/'r2').exists()           # a run that failed before its first checkpoint leaves nothing behind
 
 
-def test_fp8_needs_fp8_tensor_cores(tmp_path, small_tokenizer):
+def test_fp8_needs_fp8_tensor_cores(tmp_path, small_tokenizer, small_text):
     from azllm.core import AzllmError
     from azllm.cpt import train
     with pytest.raises(AzllmError, match='FP8 tensor cores'):
-        train(run_cfg(small_tokenizer, tmp_path/'r', precision='fp8'), progress=False)
+        train(run_cfg(small_tokenizer, tmp_path/'r', small_text, precision='fp8'), progress=False)
 
 
 def test_fp8_converts_the_mlp_and_keeps_hf_names():
