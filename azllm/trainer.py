@@ -12,7 +12,7 @@ from typing import Literal, Optional, Union
 import numpy as np
 import torch
 import torch.distributed as dist
-from pydantic import Field, PositiveInt, model_validator
+from pydantic import Field, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker
@@ -42,7 +42,7 @@ class TrainConfig(Config):
     train_data: list[str]                        # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
     seq_len: int = Field(2048, gt=0)             # tokens per packed row
-    micro_batch: Union[PositiveInt, Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
+    micro_batch: Union[int, Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
     grad_accum: int = Field(1, gt=0)             # micro-batches per optimizer step (follows from global_batch when that is set)
     global_batch: Optional[int] = Field(None, gt=0)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
     memory_budget_gib: Optional[float] = Field(None, gt=0)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
@@ -87,6 +87,12 @@ class TrainConfig(Config):
             if isinstance(d.get('valid_data'), str): d = dict(d, valid_data=[d['valid_data']])
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
         return d
+
+    @field_validator('micro_batch')
+    @classmethod
+    def _micro_batch(cls, v):
+        if v != 'auto' and v <= 0: raise ValueError("micro_batch must be greater than 0 or auto")
+        return v
 
     @model_validator(mode='after')
     def _batch_keys(self):
