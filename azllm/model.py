@@ -23,6 +23,11 @@ PRESETS = {
                          rms_norm_eps=1e-5, tie_word_embeddings=True,
                          rope_scaling=dict(rope_type='llama3', factor=32.0, low_freq_factor=1.0, high_freq_factor=4.0,
                                            original_max_position_embeddings=8192)),
+    'llama-3.2-3b': dict(hidden_size=3072, intermediate_size=8192, num_hidden_layers=28, num_attention_heads=24,
+                         num_key_value_heads=8, head_dim=128, max_position_embeddings=131072, rope_theta=500000.0,
+                         rms_norm_eps=1e-5, tie_word_embeddings=True,
+                         rope_scaling=dict(rope_type='llama3', factor=32.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                                           original_max_position_embeddings=8192)),
 }
 
 def preset_config(name:str, # a key of `PRESETS`

@@ -12,11 +12,11 @@ from typing import Literal, Optional, Union
 import numpy as np
 import torch
 import torch.distributed as dist
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker
-from .runtime import Runtime, use_bf16, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
+from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url)
 from .liger import apply_liger, compile_layers
@@ -24,7 +24,8 @@ from .packing import WindowOrder
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training', 'resolve_strategy', 'wrap_model',
-           'make_optimizer', 'Engine', 'build_engine', 'train_step', 'step_batches', 'Prefetcher', 'Trainer',
+           'make_optimizer', 'Engine', 'build_engine', 'train_step', 'micro_batch_candidates', 'grad_accum_for',
+           'probe_step', 'default_memory_budget_gib', 'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer',
            'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
@@ -41,8 +42,10 @@ class TrainConfig(Config):
     train_data: list[str]                        # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
     seq_len: int = Field(2048, gt=0)             # tokens per packed row
-    micro_batch: int = Field(4, gt=0)            # rows per forward pass per process
-    grad_accum: int = Field(1, gt=0)             # micro-batches per optimizer step
+    micro_batch: Union[int, Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
+    grad_accum: int = Field(1, gt=0)             # micro-batches per optimizer step (follows from global_batch when that is set)
+    global_batch: Optional[int] = Field(None, gt=0)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
+    memory_budget_gib: Optional[float] = Field(None, gt=0)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
     max_steps: Optional[int] = Field(None, gt=0) # optimizer steps (or max_tokens / epochs)
     max_tokens: Optional[int] = Field(None, gt=0)  # token budget: steps = ceil(max_tokens / (global batch * seq_len))
     epochs: Optional[float] = Field(None, gt=0)  # passes over the training rows
@@ -53,7 +56,8 @@ class TrainConfig(Config):
     weight_decay: float = Field(0.1, ge=0)       # AdamW decoupled weight decay (matrices only)
     betas: tuple[float, float] = (0.9, 0.95)     # AdamW betas
     grad_clip: float = Field(1.0, ge=0)          # max global gradient norm (0 = off)
-    precision: Literal['auto', 'bf16', 'fp32'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU
+    precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+)
+    fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # torchao float8 scaling with precision: fp8
     strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
     liger: Union[bool, Literal['auto']] = 'auto' # Liger kernels; auto = on when CUDA and liger-kernel are present
     liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
@@ -84,8 +88,22 @@ class TrainConfig(Config):
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
         return d
 
+    @field_validator('micro_batch')
+    @classmethod
+    def _micro_batch(cls, v):
+        if v != 'auto' and v <= 0: raise ValueError("micro_batch must be greater than 0 or auto")
+        return v
+
+    @model_validator(mode='after')
+    def _batch_keys(self):
+        if self.micro_batch == 'auto' and self.global_batch is None:
+            raise ValueError("micro_batch: auto needs global_batch (rows per optimizer step over all processes, e.g. 64), so the run does not depend on the GPU")
+        if self.global_batch is not None and 'grad_accum' in self.model_fields_set:
+            raise ValueError("set global_batch or grad_accum, not both: with global_batch, grad_accum = global_batch / (micro_batch x processes)")
+        return self
+
 # keys whose change alters what a resumed run means; changing them needs `resume_with_changes: true`
-RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'seed', 'lr', 'lr_scheduler',
+RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr', 'lr_scheduler',
                'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas')
 
 # %% ../nbs/24_trainer.ipynb #91b7cafd
@@ -97,11 +115,14 @@ def inner_model(model):
 def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
                     cfg:TrainConfig, # liger, liger_kernels, compile, grad_checkpointing
                     cuda:bool, # a CUDA device is in use
+                    strategy:str='none', # none, ddp or fsdp2 (fp8 weights are all-gathered in float8 under fsdp2)
                    ) -> dict:
-    "No KV cache, compiled layers, Liger kernels, activation checkpointing; return what was applied."
+    "No KV cache, float8 linears, compiled layers, Liger kernels, activation checkpointing; return what was applied."
     base = inner_model(model)
     base.config.use_cache = False
-    info = dict(compiled=compile_layers(base, cfg.compile, cuda))
+    # float8 before compile, so each compiled layer traces the float8 matmuls and fuses their casts
+    fp8 = to_float8(base, cfg.fp8_recipe, fsdp=strategy == 'fsdp2') if cfg.precision == 'fp8' else []
+    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8))
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
     if cfg.grad_checkpointing:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
@@ -158,8 +179,8 @@ def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable par
                 ) -> tuple[Engine, dict]:
     "Set the model up, wrap it, make the optimizer: (Engine, info about what was applied)."
     bf16 = use_bf16(cfg.precision, rt.cuda)
-    info = set_up_training(model, cfg, rt.cuda)
     strategy = resolve_strategy(cfg.strategy, rt)
+    info = set_up_training(model, cfg, rt.cuda, strategy)
     model = wrap_model(model, strategy, rt, bf16)
     opt, sched = make_optimizer(model, cfg, rt.cuda, total_steps)
     return Engine(model, opt, sched, rt, strategy, bf16, cfg.grad_clip), dict(info, strategy=strategy, bf16=bf16)
@@ -188,6 +209,86 @@ def train_step(eng:Engine, # from `build_engine`
     if eng.measure_state: eng.state_bytes, eng.measure_state = state_bytes(model, eng.opt), False   # grads and AdamW state both alive
     eng.opt.zero_grad(set_to_none=True)
     return dict(loss=loss_sum, grad_norm=gnorm.detach().float())
+
+# %% ../nbs/24_trainer.ipynb #b7a1c0d2
+def micro_batch_candidates(global_batch:int, # rows per optimizer step over all processes
+                           world:int, # processes
+                          ) -> list[int]:
+    "Micro-batches that keep `global_batch`: the divisors of each process's share, smallest first."
+    if global_batch % world: raise AzllmError(f"global_batch {global_batch} does not split over {world} processes; make it a multiple of {world}")
+    per = global_batch // world
+    return [d for d in range(1, per + 1) if per % d == 0]
+
+def grad_accum_for(cfg:TrainConfig, # global_batch, grad_accum
+                   micro_batch:int, # rows per forward pass
+                   world:int, # processes
+                  ) -> int:
+    "Micro-batches per step: global_batch / (micro_batch x processes) when global_batch is set, else the config's grad_accum."
+    if cfg.global_batch is None: return cfg.grad_accum
+    k, rest = divmod(cfg.global_batch, micro_batch * world)
+    if rest or not k: raise AzllmError(f"global_batch {cfg.global_batch} is not a multiple of micro_batch x processes = "
+                                       f"{micro_batch} x {world}; pick a micro_batch from {micro_batch_candidates(cfg.global_batch, world)} or micro_batch: auto")
+    return k
+
+
+# %% ../nbs/24_trainer.ipynb #b7a1c0d5
+def probe_step(eng:Engine, # from `build_engine`, before the run's first step
+               micro_batch:int, # rows of the probe
+               seq_len:int, # tokens per row
+               grad_accum:int=1, # micro-batches per step (on a GPU the probe runs the run's whole step)
+              ) -> Optional[float]:
+    "Peak GiB of one training step of `micro_batch` random rows (None: out of memory); weights, optimizer and schedule stay as they were."
+    import gc
+    cuda, dev, vocab = eng.rt.cuda, eng.rt.device, inner_model(eng.model).config.vocab_size
+    lrs, sched, saved = [g['lr'] for g in eng.opt.param_groups], eng.sched.state_dict(), {}
+    params = {p.untyped_storage().data_ptr() for p in eng.model.parameters()}
+    def pack(t):
+        if (st := t.untyped_storage()).data_ptr() not in params: saved[st.data_ptr()] = st.nbytes()
+        return t
+    try:
+        for g in eng.opt.param_groups: g['lr'] = 0.0
+        ids = torch.randint(0, vocab, (micro_batch, seq_len + 1), device=dev, generator=torch.Generator(dev).manual_seed(micro_batch))
+        batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
+        # GPU: the run's own step, twice, the peak of the second (AdamW's state exists by then, as in every step of a run);
+        # CPU: one micro-batch, its saved tensors counted, plus parameters, gradients and AdamW state
+        k, steps = (grad_accum, 2) if cuda else (1, 1)
+        local = eng.model.no_sync() if eng.strategy == 'ddp' else contextlib.nullcontext()   # no collective: a rank may run out of memory alone
+        for i in range(steps):
+            if i == steps - 1: reset_peak_memory(cuda); eng.measure_state = not cuda
+            hooks = torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t) if not cuda else contextlib.nullcontext()
+            with hooks, local: train_step(eng, [batch] * k, micro_batch * seq_len * k)
+        if cuda: torch.cuda.synchronize(); return peak_memory_gib(True)
+        return (eng.state_bytes['total'] + sum(saved.values())) / 2**30
+    except torch.OutOfMemoryError: return None
+    finally:
+        eng.opt.zero_grad(set_to_none=True); eng.opt.state.clear()   # AdamW starts from zero, as if no probe had run
+        eng.sched.load_state_dict(sched)
+        for g, lr in zip(eng.opt.param_groups, lrs): g['lr'] = lr
+        eng.measure_state = False
+        if cuda: gc.collect(); torch.cuda.empty_cache()
+
+
+# %% ../nbs/24_trainer.ipynb #b7a1c0d8
+def default_memory_budget_gib(cuda:bool) -> float:
+    "What `micro_batch: auto` may use: 92% of the GPU (headroom for the allocator's fragmentation), half the RAM on a CPU."
+    if cuda: return 0.92 * torch.cuda.get_device_properties(torch.cuda.current_device()).total_memory / 2**30
+    return 0.5 * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30
+
+def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
+                       cfg:TrainConfig, # global_batch, seq_len, memory_budget_gib
+                       compiled:bool=False, # are decoder layers compiled (each probe then compiles afresh)
+                      ) -> dict:
+    "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
+    rt, budget, probes = eng.rt, cfg.memory_budget_gib or default_memory_budget_gib(eng.rt.cuda), {}
+    for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
+        if compiled: torch._dynamo.reset()
+        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world))
+        if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
+            return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * rt.world), global_batch=cfg.global_batch,
+                        peak_gib=peak, budget_gib=budget, probes={str(k): v for k, v in probes.items()})
+    raise AzllmError(f"micro_batch: auto found no micro-batch within {budget:.2f} GiB (micro-batch 1 needs {probes[1] or 'more than the device has'} GiB); "
+                     "raise memory_budget_gib, set grad_checkpointing: true or a shorter seq_len")
+
 
 # %% ../nbs/24_trainer.ipynb #7d86c72e
 def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False) -> tuple[list[dict], int, int]:
@@ -277,17 +378,22 @@ def setup(self:Trainer):
     rt.barrier()
     self.resume_from = self._resume_point()
     if not (cfg.max_steps or cfg.max_tokens or cfg.epochs): raise AzllmError("set max_steps, max_tokens or epochs in the config")
+    use_bf16(cfg.precision, rt.cuda)              # precision: fp8 where it cannot run fails here, before the model loads
+    if cfg.micro_batch == 'auto' and resolve_strategy(cfg.strategy, rt) == 'fsdp2':
+        raise AzllmError("micro_batch: auto probes on one process or under DDP; under fsdp2 set micro_batch "
+                         "(measure it with `azllm memory max-batch CONFIG.yml`)")
     model, self.tok, self.info = self.task.load(cfg, rt)
     if rt.main:
         save_config(cfg, out/'azllm_config.yml')
         self.tok.save_pretrained(out/'tokenizer')
     self.train_data, self.valid_data = self.task.data(cfg, self.tok, out, rt)
-    self.order = WindowOrder(len(self.train_data), cfg.micro_batch, cfg.grad_accum, rt.world, cfg.seed)
-    rows_per_step = self.order.global_batch
+    rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens
                                        else math.ceil(cfg.epochs * len(self.train_data) / rows_per_step))
     self.eng, info = build_engine(model, cfg, rt, self.max_steps)
     self.info.update(info)
+    self.batch = self.info['batch'] = self._batch_plan()
+    self.order = WindowOrder(len(self.train_data), self.batch['micro_batch'], self.batch['grad_accum'], rt.world, cfg.seed)
     self.step = 0
     if self.resume_from:
         load_checkpoint(self.resume_from, self.eng.model, self.eng.opt, self.eng.sched, rt, verified=self.verified)
@@ -303,14 +409,30 @@ def setup(self:Trainer):
     i = self.info
     if self.progress: rt.print(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
                                f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
-                               f"global batch={rows_per_step}x{cfg.seq_len} tokens")
+                               f"global batch={rows_per_step}x{cfg.seq_len} tokens "
+                               f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
     return self
+
+@patch
+def _batch_plan(self:Trainer) -> dict:
+    "micro_batch and grad_accum of this run: from the config, from the checkpoint being resumed (auto), or measured (auto)."
+    cfg, rt = self.cfg, self.rt
+    if cfg.micro_batch != 'auto':
+        return dict(micro_batch=cfg.micro_batch, grad_accum=grad_accum_for(cfg, cfg.micro_batch, rt.world), chosen='config')
+    stored = read_sidecar(self.resume_from).get('batch') if self.resume_from else None
+    if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
+        plan = dict(stored, chosen='stored')
+    else: plan = dict(choose_micro_batch(self.eng, cfg, self.info['compiled']), chosen='measured')
+    rt.print(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
+             + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
+    return plan
+
 
 # %% ../nbs/24_trainer.ipynb #76e940e3
 @patch
 def validate(self:Trainer) -> dict:
     "Loss, perplexity and bits per byte on the validation rows (all processes)."
-    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.cfg.micro_batch, self.eng.bf16, self.cfg.eval_rows)
+    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows)
 
 @patch
 def log(self:Trainer, rec:dict, prefix:str='train'):
@@ -325,7 +447,7 @@ def log(self:Trainer, rec:dict, prefix:str='train'):
 def save(self:Trainer, loss:float):
     "Commit a checkpoint of the current step."
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
-                    dict(config=self.cfg.model_dump(mode='json'), loss=loss), self.cfg.keep_last)
+                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch), self.cfg.keep_last)
 
 # %% ../nbs/24_trainer.ipynb #9d9f2b36
 @patch
@@ -411,21 +533,14 @@ def max_micro_batch(cfg:TrainConfig, # the run config to measure
                     limit:int=512, # largest micro-batch to try
                    ) -> dict:
     "Largest micro-batch of `cfg` whose training step fits on this GPU (one process), by measurement."
-    import gc
     rt = Runtime.from_env()
     if not rt.cuda: raise AzllmError("memory max-batch measures on a CUDA GPU; on a CPU use `azllm memory estimate`")
     model, tok, _ = task.load(cfg, rt)
     eng, _ = build_engine(model, cfg, Runtime(cuda=True), 10)
     peaks = {}
     def fits(mb):
-        ids = torch.randint(0, len(tok), (mb, cfg.seq_len + 1), device=rt.device)
-        batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
-        reset_peak_memory(True)
-        try:
-            train_step(eng, [batch], mb * cfg.seq_len); torch.cuda.synchronize()
-            peaks[mb] = peak_memory_gib(True); return True
-        except torch.OutOfMemoryError: return False
-        finally: eng.opt.zero_grad(set_to_none=True); gc.collect(); torch.cuda.empty_cache()
+        peaks[mb] = probe_step(eng, mb, cfg.seq_len)
+        return peaks[mb] is not None
     lo, hi = 0, 1
     while hi <= limit and fits(hi): lo, hi = hi, hi * 2
     hi = min(hi, limit + 1)
