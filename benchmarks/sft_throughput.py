@@ -210,9 +210,11 @@ def main():
     import torch, transformers, peft
     res = dict(command='python benchmarks/sft_throughput.py ' + ' '.join(sys.argv[1:]), gpu=torch.cuda.get_device_name(),
                versions={m.__name__: m.__version__ for m in (torch, transformers, peft)}, rows=dict(old.get('rows', {})),
-               rows_from_earlier_runs={k: old.get('command') for k in old.get('rows', {})})
+               rows_from_earlier_runs={k: old.get('rows_from_earlier_runs', {}).get(k, old.get('earlier_rows_from', old.get('command')))
+                                       for k in old.get('rows', {})})
     for k in ('lora_kernels_check', 'fusion_by_group'):
-        if k in old: res[k] = old[k]; res['rows_from_earlier_runs'][k] = old.get('command')
+        if k in old and 'error' not in old[k]:
+            res[k] = old[k]; res['rows_from_earlier_runs'][k] = old.get('rows_from_earlier_runs', {}).get(k, old.get('command'))
     for mod in ('trl', 'liger_kernel', 'bitsandbytes'):
         try: res['versions'][mod] = getattr(__import__(mod), '__version__', 'installed')
         except ImportError: pass
@@ -232,7 +234,7 @@ def main():
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'stderr_tail')})[:1500], flush=True)
         rows = res['rows']
         tok = lambda k: (rows.get(k) or {}).get('tok_per_s')
-        res['summary'] = dict(shipped_1b_tok_per_s=tok('azllm_lora_kernels'), before_lora_kernels_tok_per_s=tok('azllm_flex'),
+        res['summary'] = dict(lora_kernels_tok_per_s=tok('azllm_lora_kernels'), shipped_1b_tok_per_s=tok('azllm_flex'),
                               dropout0_tok_per_s=tok('azllm_dropout0'), mb16_tok_per_s=tok('azllm_lora_kernels_mb16'),
                               trl_liger_tok_per_s=tok('trl_liger'), qlora_8b_tok_per_s=tok('azllm_qlora'),
                               qlora_8b_peak_gib=(rows.get('azllm_qlora') or {}).get('peak_gib'),
