@@ -10,7 +10,7 @@ import json, re, shutil, warnings
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
-from pydantic import Field
+from pydantic import Field, field_validator
 from peft import LoraConfig, PeftModel
 from transformers import TextStreamer
 from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0
@@ -20,6 +20,7 @@ from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
 from .trainer import TrainConfig, Trainer, run_training, data_dir
 from .cpt import full_state_dict
+from .lora_kernels import dequantize_4bit
 
 # %% auto #0
 __all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats',
@@ -292,6 +293,8 @@ class SFTRun(TrainConfig):
     lora_r: int = Field(16, gt=0)                       # LoRA rank
     lora_alpha: int = Field(32, gt=0)                   # LoRA scale is lora_alpha / lora_r
     lora_dropout: float = Field(0.05, ge=0, lt=1)       # dropout on the LoRA input
+    load_in_4bit: bool = False                          # QLoRA: the frozen base in bitsandbytes NF4 (double quantisation, bf16 compute); CUDA only
+    lora_kernels: bool = False                          # fused LoRA autograd functions for the MLP, q/k/v and o (needs lora_dropout: 0)
     target_modules: list[str] = LLAMA_PROJECTIONS       # linear layers that get adapters
     train_embeddings: Union[Literal['auto'], bool] = 'auto'  # also train embed_tokens + lm_head; auto: when the vocabulary changed
     truncation: Literal['truncate', 'drop'] = 'truncate'  # conversations longer than seq_len: keep the first seq_len tokens, or drop them
@@ -302,6 +305,17 @@ class SFTRun(TrainConfig):
     log_every: int = Field(10, gt=0)                    # steps between log lines
     eval_every: int = Field(0, ge=0)                    # valid loss every N steps (0: only at the end)
     save_every: int = Field(200, gt=0)                  # steps between checkpoints (and at the end)
+
+    @field_validator('lora_kernels')
+    @classmethod
+    def _kernels_need_no_dropout(cls, v, info):
+        if v and info.data.get('lora_dropout', 0):
+            raise ValueError(f"lora_kernels: true needs lora_dropout: 0 (got {info.data['lora_dropout']}): the fused kernels feed "
+                             "the same input to the frozen weight and the adapter, so there is no dropped copy; set lora_dropout: 0 "
+                             "or lora_kernels: false")
+        if v and info.data.get('load_in_4bit'):
+            raise ValueError("lora_kernels: true works on an unquantised base; with load_in_4bit: true set lora_kernels: false")
+        return v
 
 # %% ../nbs/32_sft.ipynb #291ea821
 def sft_tokenizer(cfg:SFTRun):
@@ -323,7 +337,7 @@ def preview_run(config:str|Path|None=None, # an SFT run config (YAML): its train
 
 def sft_model(cfg:SFTRun, tok) -> tuple:
     "Load the base model, fit it to `tok`, and decide whether embeddings train: (model, resize info, train_embeddings)."
-    model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation)
+    model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation, load_in_4bit=cfg.load_in_4bit)
     resized = None
     if (rows := model.get_input_embeddings().num_embeddings) != len(tok):
         model_tok = load_tokenizer(cfg.model) if _has_tokenizer(cfg.model) else load_tokenizer(None) if rows == LLAMA3_VOCAB_SIZE else None
@@ -393,6 +407,7 @@ class SFTTask:
                 tok.save_pretrained(tmp)
                 if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
                     base, _, _ = sft_model(cfg, tok)
+                    if cfg.load_in_4bit: base = dequantize_4bit(base)    # the NF4 weights it trained on, as a plain bf16 model
                     base.save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
                 save_config(cfg, tmp/'azllm_config.yml')
         rt.barrier()
@@ -462,6 +477,13 @@ def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or 
         raise AzllmError(f"adapter {adapter_dir} does not fit base {base}: {str(e).splitlines()[0][:300]}") from None
     return model.eval(), tok
 
+def _trained_in_4bit(adapter_dir) -> bool:
+    "Whether an azllm adapter was trained with load_in_4bit (QLoRA), from the config saved with it."
+    import yaml
+    d = adapter_dir_of(adapter_dir)
+    f = d/'azllm_config.yml' if d else None
+    return bool(f and f.exists() and (yaml.safe_load(f.read_text()) or {}).get('load_in_4bit'))
+
 def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the adapter records
                   adapter_dir:str|Path, # a `run_sft` output
                   out:str|Path, # merged model directory (written atomically)
@@ -470,6 +492,9 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
     check_output(out, 'merged-model', overwrite)               # before the model is loaded
+    if _trained_in_4bit(adapter_dir) and dtype is None:
+        dtype = 'bfloat16'
+        print0("the adapter was trained on a 4-bit (NF4) base: merging onto a bf16 copy of the base weights")
     model, tok = load_adapted(adapter_dir, model_dir_or_spec)
     merged = model.merge_and_unload()
     if dtype: merged = merged.to(getattr(torch, dtype))

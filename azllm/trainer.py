@@ -20,6 +20,7 @@ from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, re
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url)
 from .liger import apply_liger, compile_layers
+from .lora_kernels import apply_lora_kernels, bnb_adamw
 from .packing import WindowOrder
 
 # %% auto #0
@@ -55,6 +56,7 @@ class TrainConfig(Config):
     warmup_steps: int = Field(20, ge=0)          # linear warmup
     weight_decay: float = Field(0.1, ge=0)       # AdamW decoupled weight decay (matrices only)
     betas: tuple[float, float] = (0.9, 0.95)     # AdamW betas
+    optimizer: Literal['adamw', 'adamw_8bit', 'paged_adamw_8bit'] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
     grad_clip: float = Field(1.0, ge=0)          # max global gradient norm (0 = off)
     precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+)
     fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # torchao float8 scaling with precision: fp8
@@ -124,6 +126,9 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
     fp8 = to_float8(base, cfg.fp8_recipe, fsdp=strategy == 'fsdp2') if cfg.precision == 'fp8' else []
     info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8))
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
+    if getattr(cfg, 'lora_kernels', False):       # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
+        info['lora_kernels'] = apply_lora_kernels(model)
+        if info['lora_kernels']['mlp']: info['liger'] = [k for k in info['liger'] if k != 'swiglu']
     if cfg.grad_checkpointing:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
         if hasattr(model, 'enable_input_require_grads'): model.enable_input_require_grads()
@@ -155,7 +160,9 @@ def make_optimizer(model, cfg:TrainConfig, cuda:bool, total_steps:int) -> tuple:
     if not params: raise AzllmError("the model has no trainable parameters")
     groups = [dict(params=[p for p in params if p.ndim >= 2], weight_decay=cfg.weight_decay),
               dict(params=[p for p in params if p.ndim < 2], weight_decay=0.0)]
-    opt = torch.optim.AdamW([g for g in groups if g['params']], lr=cfg.lr, betas=cfg.betas, fused=cuda)
+    groups = [g for g in groups if g['params']]
+    opt = (torch.optim.AdamW(groups, lr=cfg.lr, betas=cfg.betas, fused=cuda) if cfg.optimizer == 'adamw'
+           else bnb_adamw(groups, cfg.optimizer, cfg.lr, cfg.betas))
     warm, floor = min(cfg.warmup_steps, total_steps), cfg.min_lr_ratio
     def factor(s):
         if s < warm: return (s + 1) / (warm + 1)

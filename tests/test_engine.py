@@ -86,6 +86,18 @@ def test_sft_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_file
     assert len(vals[0]) == 2 and vals[1] == pytest.approx(vals[0], rel=TOL) and vals[2] == pytest.approx(vals[0], rel=TOL)
 
 
+
+@pytest.mark.slow
+def test_sft_lora_kernels_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_files):
+    "The fused LoRA kernels: DDP x 2 and FSDP2 x 2 give the one-process losses, and so does the unfused run (in process)."
+    from azllm.core import load_config
+    from azllm.sft import SFTRun, run_sft
+    one = three_ways(write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'one', sft_files, lora_kernels=True), tmp_path)
+    assert json.loads((tmp_path/'fsdp'/'summary.json').read_text())['lora_kernels'] == dict(mlp=2, qkv=2, o=2)
+    run_sft(load_config(tmp_path/'sft.yml', SFTRun, [f'output_dir={tmp_path/"unfused"}', 'lora_kernels=false']), progress=False)
+    unfused = losses(tmp_path/'unfused')
+    for s in one: assert unfused[s] == pytest.approx(one[s], rel=TOL), s
+
 def kill_at(point, cfg, run):
     "Run `cfg` with the save hook armed: the process SIGKILLs itself at `point` of its first checkpoint save."
     r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg, env={**os.environ, 'OMP_NUM_THREADS': '1', 'AZLLM_CRASH_AT': point}, ok=False)
