@@ -143,7 +143,6 @@ def test_knowledge_asks_each_fact_once_with_options_of_similar_length(tasks):
 
 
 # ---------------------------------------------------------------------------------------------- no shortcut scores
-STRATS = ['longest', 'shortest', 'fewest_tokens_llama3', 'fewest_tokens_az4k', 'most_frequent_words', 'most_passage_overlap', 'most_question_overlap']
 
 @pytest.mark.parametrize('task', HEADLINE)
 def test_surface_shortcuts_score_at_chance(builder, tasks, task):
@@ -160,58 +159,51 @@ def test_surface_shortcuts_score_at_chance(builder, tasks, task):
 
 
 # ---------------------------------------------------------------------------------------------- untrained models score at chance
-def context(task, it):
-    "The prompt lm-eval builds from the task YAML (doc_to_text)."
-    if task == 'az_grammar': return ''
-    if task == 'az_reading': return f"Mətn: {it['passage']}\nSual: {it['question']}\nCavab:"
-    return f"Sual: {it['question']}\nCavab:"
-
-
-def loglikelihoods(model, tok, task, items, batch=64) -> list[list[float]]:
-    "log p(' ' + option | prompt) of every option, as lm-eval's loglikelihood requests (empty prompt: the bos token)."
-    reqs = []
-    for it in items:
-        ctx = context(task, it)
-        for ch in it['choices']:
-            if ctx: whole = tok(ctx + ' ' + ch, add_special_tokens=False).input_ids; c = tok(ctx, add_special_tokens=False).input_ids
-            else: c = [tok.bos_token_id]; whole = c + tok(' ' + ch, add_special_tokens=False).input_ids
-            reqs.append((whole, len(c)))
-    out = [0.0] * len(reqs)
-    order = sorted(range(len(reqs)), key=lambda i: len(reqs[i][0]))
-    with torch.no_grad():
-        for s in range(0, len(order), batch):
-            idx = order[s:s + batch]; T = max(len(reqs[i][0]) for i in idx) - 1
-            ids = torch.zeros(len(idx), T, dtype=torch.long); mask = torch.zeros(len(idx), T, dtype=torch.long)
-            for r, i in enumerate(idx):
-                w = reqs[i][0][:-1]; ids[r, :len(w)] = torch.tensor(w); mask[r, :len(w)] = 1
-            h = model.model(input_ids=ids, attention_mask=mask).last_hidden_state
-            for r, i in enumerate(idx):
-                whole, nc = reqs[i]
-                logp = torch.log_softmax(model.lm_head(h[r, nc - 1:len(whole) - 1]).float(), -1)
-                out[i] = logp.gather(1, torch.tensor(whole[nc:])[:, None]).sum().item()
-    k = len(items[0]['choices'])
-    return [out[j * k:(j + 1) * k] for j in range(len(items))]
-
-
 @pytest.fixture(scope='module')
-def untrained(builder):
+def floors():
+    "benchmarks/task_floors.py: scores every item as lm-eval's loglikelihood requests do, in process."
+    spec = importlib.util.spec_from_file_location('task_floors', ROOT/'benchmarks'/'task_floors.py')
+    f = importlib.util.module_from_spec(spec); spec.loader.exec_module(f); return f
+
+
+@pytest.fixture
+def one_thread():
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+def check_untrained(floors, builder, seeds, limit):
+    scores = floors.untrained_scores(seeds, limit, builder)
+    for tok, per in scores.items():
+        for task, by_seed in per.items():
+            n = len(rows(task)[:limit]); bound = two_se(CHANCE[task], n)
+            for seed, acc in by_seed.items(): assert abs(acc - CHANCE[task]) <= bound, (tok, task, seed, acc, CHANCE[task], bound)
+    return scores
+
+
+def test_untrained_model_scores_at_chance_on_a_prefix(floors, builder, one_thread):
+    "What `limit: 100` scores (each file is stored shuffled, so a prefix is a fair sample): an untrained model with each tokenizer."
+    scores = check_untrained(floors, builder, (0,), 100)
+    assert set(scores) == {'llama3', 'az4k'} and all(set(per) == set(HEADLINE) for per in scores.values())
+
+
+@pytest.mark.slow
+def test_untrained_model_scores_at_chance_on_every_item(floors, builder, one_thread):
+    check_untrained(floors, builder, (0, 1), None)
+
+
+def test_the_scorer_agrees_with_lm_eval(floors, builder, one_thread):
+    "The in-process scorer gives lm-eval's own accuracy on the same items (so the floors above are lm-eval's floors)."
+    pytest.importorskip('lm_eval')
     from azllm.model import load_model
-    toks = builder.shortcut_tokenizers()
-    return {(name, seed): (load_model('preset:llama-tiny', tok, seed=seed).eval(), tok) for name, tok in toks.items() for seed in (0, 1)}
-
-
-@pytest.mark.parametrize('task', HEADLINE)
-@pytest.mark.parametrize('tokenizer', ['llama3', 'az4k'])
-def test_untrained_model_scores_at_chance(untrained, tasks, task, tokenizer):
-    items = tasks[task]; bound = two_se(CHANCE[task], len(items))
-    n = torch.get_num_threads(); torch.set_num_threads(2)
-    try:
-        for seed in (0, 1):
-            model, tok = untrained[(tokenizer, seed)]
-            ll = loglikelihoods(model, tok, task, items)
-            acc = sum(max(range(len(l)), key=l.__getitem__) == it['answer'] for l, it in zip(ll, items)) / len(items)
-            assert abs(acc - CHANCE[task]) <= bound, (tokenizer, seed, acc, CHANCE[task], bound)
-    finally: torch.set_num_threads(n)
+    from azllm.harness import harness_results, task_scores
+    tok = builder.shortcut_tokenizers()['az4k']
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    theirs = task_scores(harness_results(model, tok, list(HEADLINE), limit=24, offline=True))
+    for t in HEADLINE:
+        items = rows(t)[:24]
+        assert floors.accuracy(floors.loglikelihoods(model, tok, t, items), items) == pytest.approx(theirs[t]['acc']['value']), t
 
 
 # ---------------------------------------------------------------------------------------------- no leak from the training data
