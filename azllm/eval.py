@@ -66,7 +66,7 @@ class EvalRun(Config):
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
     overwrite: bool = False                      # replace output_dir even if it is not an azllm eval report (your files there are lost)
     runs: dict[str, str] = {}                    # label -> run directory (its log.jsonl) for the loss plots
-    tasks: list[str] = []                        # lm-eval tasks for every model: az_mc, az_text_bpb (tag az), Hub tasks, YAML files, task dirs
+    tasks: list[str] = []                        # lm-eval tasks for every model: az (az_grammar, az_reading, az_knowledge), az_text_bpb, Hub tasks, YAML files, task dirs
     num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
     limit: Optional[Union[PositiveInt, dict[str, PositiveInt]]] = None  # first N documents of each task, or {task: N}
     batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
@@ -361,8 +361,8 @@ BPB_NOTE = ("**Bits per byte** is the models' negative log-likelihood of the hel
             "perplexity average over tokens, which differ in size between tokenizers: compare them only between models that share one.")
 
 BENCH_NOTE = ("lm-evaluation-harness tasks, value ± standard error. **acc**: share of questions whose correct option has the "
-              "highest log-likelihood (**acc_norm**: per byte of the option); with four options, guessing scores 0.25 (az_mc, "
-              "belebele). The standard error is that of a mean over the questions: two models differ only when their scores "
+              "highest log-likelihood (**acc_norm**: per byte of the option); with four options, guessing scores 0.25 (az_reading, "
+              "az_knowledge, belebele; 0.5 on az_grammar's pairs). The standard error is that of a mean over the questions: two models differ only when their scores "
               "differ by more than about twice the root of their squared errors summed. **bits_per_byte**, **byte_perplexity**, "
               "**word_perplexity**: each document scored alone (lower is better); corpus-level ratios, so no standard error. "
               "lm-eval's raw results: `lm_eval_results.json`.")
@@ -420,7 +420,7 @@ def eval_data(results:dict, # model -> `evaluate_model` result
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
 def _headline(benchmarks:dict) -> str:
-    "', az_mc acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
+    "', az_reading acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
     pick = lambda ms: next((k for k in ('acc', 'bits_per_byte') if k in ms), next(iter(ms)))
     return ''.join(f", {t} {k} {ms[k]['value']:.3f}" for t, ms in benchmarks.items() for k in [pick(ms)])
 

@@ -104,7 +104,7 @@ def sft_step(out:Path, # run directory
                 steps=steps, adapter=str(final))
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
-QUICK_TASKS = {'az_mc': 100, 'az_text_bpb': 8}   # lm-eval tasks of the quickstart -> documents scored (100 questions, 8 documents)
+QUICK_TASKS = {'az': 100, 'az_text_bpb': 8}   # lm-eval tasks of the quickstart -> documents scored (100 items of each `az` task, 8 documents)
 
 def eval_step(out:Path, # run directory
               rep:dict, # the report so far (gets `bpb`, `perplexity`, `generations`, `benchmarks`, `_sections`)
@@ -133,10 +133,11 @@ def eval_step(out:Path, # run directory
     if tasks: rep['benchmarks'] = data['benchmarks']
     bench = ([f"Benchmarks (lm-evaluation-harness, the bundled Azerbaijani tasks: "
               f"{', '.join(f'first {n} documents of {t}' for t, n in tasks.items())}), value ± standard error. "
-              "These tiny models know next to nothing: expect az_mc near **chance, 0.25** (four options; with 100 questions the "
-              "standard error is about 0.04, so about 0.17 to 0.33 cannot be told from guessing). A CPT model can land above that "
-              "through the grammar questions alone: choosing the correctly suffixed form is the first thing a model of Azerbaijani "
-              "text learns, long before facts. az_text_bpb's bits per byte scores each document alone (lower is better). "
+              "These tiny models know next to nothing: expect the az tasks near **chance** (0.5 on az_grammar's pairs, 0.25 on "
+              "the four-option az_reading and az_knowledge; with 100 items the standard error is about 0.05 and 0.04, so scores "
+              "within twice that of chance cannot be told from guessing). A CPT model may land above chance on az_grammar first: "
+              "preferring the grammatical sentence is the first thing a model of Azerbaijani text learns, long before facts. "
+              "az_text_bpb's bits per byte scores each document alone (lower is better). "
               "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for what the metrics mean.",
               md_table(benchmark_table(data['benchmarks']))] if tasks else
              ["Benchmarks skipped: lm-evaluation-harness is not installed (`pip install 'azllm[harness]'`)."])
