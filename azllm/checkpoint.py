@@ -182,7 +182,7 @@ def _dcp_quiet():
 def _write_json(fs, path:str, obj):
     with fs.open(path, 'w') as f: json.dump(obj, f, indent=1)
 
-# %% ../nbs/04_checkpoint.ipynb #2f412e88
+# %% ../nbs/04_checkpoint.ipynb #e87a4df5
 def _only_tensors(d:dict, where:str) -> dict:
     "`d` unchanged, once every leaf is checked to be a tensor (DCP would pickle anything else)."
     for k, v in d.items():
@@ -317,6 +317,11 @@ def load_checkpoint(path:str, # a committed checkpoint
         msd, osd = get_state_dict(model, opt)
         tensors, groups = split_optimizer_state(osd)
         saved_groups, saved_sched = _read_json(fs, _join(p, 'optimizer.json')), _read_json(fs, _join(p, 'scheduler.json'))
+        names = lambda gs: sorted(n for g in gs if isinstance(g, dict) and isinstance(g.get('params'), list) for n in g['params'] if isinstance(n, str))
+        if isinstance(saved_groups, list) and names(saved_groups) != names(groups):
+            raise AzllmError(f"checkpoint {path} trains other parameters than this run ({len(names(saved_groups))} saved, "
+                             f"{len(names(groups))} now): a change of phase, train_embeddings or target_modules cannot resume; "
+                             "start a new output_dir (with this checkpoint's final model as `model`)")
         check_like(saved_groups, groups, 'optimizer.json'); check_like(saved_sched, sched.state_dict(), 'scheduler.json')
         reader = _safe_reader(path)                  # refuses metadata with non-tensor entries before DCP reads anything
         state = {'model': msd, 'optim': tensors}
