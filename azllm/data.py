@@ -83,9 +83,9 @@ MAX_DOC_CHARS = 1_000_000    # a longer document (a file without newlines) is cu
 def _txt_documents(path:Path) -> Iterator[str]:
     block, size, carry = [], 0, ''
     with open(path, encoding='utf-8') as f:
-        for piece in iter(lambda: f.readline(MAX_DOC_CHARS), ''):      # bounded reads: a 50 MB line never sits in memory whole
+        while piece := f.readline(MAX_DOC_CHARS - len(carry)):         # bounded reads: a 50 MB line never sits in memory whole
             line, carry = carry + piece, ''
-            if not piece.endswith('\n') and len(piece) == MAX_DOC_CHARS and (cut := line.rfind(' ')) > 0:
+            if not line.endswith('\n') and len(line) == MAX_DOC_CHARS and (cut := line.rfind(' ')) > 0:
                 line, carry = line[:cut], line[cut + 1:]                 # a piece of a longer line: cut at its last space
                 block.append(line); yield '\n'.join(block); block, size = [], 0; continue
             if not line.strip():

@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text
 from .runtime import Runtime, use_bf16, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url)
+                              read_sidecar, is_url, fs_of)
 from .liger import apply_liger, compile_layers
 from .packing import WindowOrder
 
@@ -338,12 +338,12 @@ def setup(self:Trainer):
                                f"global batch={rows_per_step}x{cfg.seq_len} tokens")
     return self
 
-# %% ../nbs/24_trainer.ipynb #86c99b45
+# %% ../nbs/24_trainer.ipynb #dff2ebb6
 @patch
 def _check_checkpoint_dir(self:Trainer):
     "`checkpoint_dir` is checked like every output path, and must belong to this run: two runs never share one."
     ck, out = self.ckpt_dir, self.out
-    if is_url(ck): return
+    if is_url(ck): fs_of(ck); return                            # an unknown protocol or a missing backend: one line, before any write
     ck = Path(ck)
     if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
     check_output(ck, 'checkpoints', self.cfg.overwrite)

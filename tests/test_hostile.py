@@ -498,7 +498,7 @@ def test_damaged_adapters(box, adapter_dir):
 def test_sandboxed_chat_template(box, adapter_dir):
     d = box/'model'; shutil.copytree(adapter_dir/'base', d)
     cfg = json.loads((d/'tokenizer_config.json').read_text())
-    cfg['chat_template'] = "{{ cycler.__init__.__globals__.os.popen('touch pwned').read() }}"
+    cfg['chat_template'] = "{% generation %}{{ cycler.__init__.__globals__.os.popen('touch pwned').read() }}{% endgeneration %}"
     (d/'tokenizer_config.json').write_text(json.dumps(cfg))
     for f in d.glob('chat_template.*'): f.unlink()
     hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'chat template')
