@@ -279,17 +279,17 @@ _DISK_TEXT = {os.strerror(c): c for c in _DISK_ERRORS} | {'No space left': errno
 def disk_error(e:BaseException, # any exception
               ) -> tuple[int, str|None]|None:
     "(errno, file) if `e` or what it wraps is a disk error; tokenizers, safetensors and DCP raise their own types for ENOSPC/EROFS."
-    seen, todo = set(), [e]
+    chain, todo = [], [e]
     while todo:
-        x = todo.pop()
-        if x is None or id(x) in seen: continue
-        seen.add(id(x))
+        x = todo.pop(0)
         if isinstance(x, tuple): todo.extend(x); continue
-        if not isinstance(x, BaseException): continue
-        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename
-        if not isinstance(x, OSError) or x.errno is None:                        # a library's own error type: read its words
-            if code := next((c for t, c in _DISK_TEXT.items() if t in str(x)), None): return code, None
+        if not isinstance(x, BaseException) or any(x is c for c in chain): continue
+        chain.append(x)
         todo += [x.__cause__, x.__context__, *getattr(x, 'failures', {}).values()]  # DCP's CheckpointException: one per rank
+    for x in chain:                                                              # an OSError anywhere names the file
+        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename
+    for x in chain:                                                              # a library's own error type: read its words
+        if code := next((c for t, c in _DISK_TEXT.items() if t in str(x)), None): return code, None
     return None
 
 def main(argv:list[str]|None=None) -> int:
@@ -306,8 +306,8 @@ def main(argv:list[str]|None=None) -> int:
     except BrokenPipeError:            # `azllm ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except Exception as e:
-        if (d := disk_error(e)) is None: raise
+    except BaseException as e:                   # DCP's CheckpointException is not an Exception
+        if isinstance(e, (SystemExit, GeneratorExit)) or (d := disk_error(e)) is None: raise
         code, where = d
         if int(os.environ.get('RANK', '0')) == 0:
             print(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
