@@ -254,7 +254,7 @@ def atomic_write_text(path:str|Path, # file to write
                      ) -> Path:
     "Write `path` through a temporary file and a rename: a kill at any instant leaves the old file or the new one, never a torn one."
     path = Path(path)
-    tmp = path.parent/f'.{path.name}.tmp-{os.getpid()}'
+    tmp = path.parent/f'.{path.name.lstrip(".")}.tmp-{os.getpid()}'
     try:
         with open(tmp, 'w', encoding='utf-8') as f: f.write(text); f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
