@@ -182,7 +182,7 @@ def _dcp_quiet():
 def _write_json(fs, path:str, obj):
     with fs.open(path, 'w') as f: json.dump(obj, f, indent=1)
 
-# %% ../nbs/04_checkpoint.ipynb #fa8f767a
+# %% ../nbs/04_checkpoint.ipynb #b76560b5
 def _only_tensors(d:dict, where:str) -> dict:
     "`d` unchanged, once every leaf is checked to be a tensor (DCP would pickle anything else)."
     for k, v in d.items():

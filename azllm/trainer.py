@@ -338,7 +338,7 @@ def setup(self:Trainer):
                                f"global batch={rows_per_step}x{cfg.seq_len} tokens")
     return self
 
-# %% ../nbs/24_trainer.ipynb #dc4e4c75
+# %% ../nbs/24_trainer.ipynb #667d02d8
 @patch
 def _check_checkpoint_dir(self:Trainer):
     "`checkpoint_dir` is checked like every output path, and must belong to this run: two runs never share one."
