@@ -10,7 +10,7 @@ import codecs, csv, json, re, unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
-from .core import AzllmError
+from .core import AzllmError, hub_offline
 
 # %% auto #0
 __all__ = ['TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'MAX_DOC_CHARS', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az',
@@ -126,6 +126,12 @@ def _csv_documents(path:Path, field:str) -> Iterator[str]:
             yield _field(row, field, f"{path}:{i}")
 
 # %% ../nbs/01_data.ipynb #04b4e52b
+def _cached_dataset(name:str) -> bool:
+    try:
+        from huggingface_hub import snapshot_download
+        snapshot_download(name, repo_type='dataset', local_files_only=True); return True
+    except Exception: return False
+
 def _datasets_documents(source:str, field:str, split:str) -> Iterator[str]:
     import datasets
     p = Path(source)
@@ -137,6 +143,9 @@ def _datasets_documents(source:str, field:str, split:str) -> Iterator[str]:
                 ds = ds[split]
         else:
             name, _, config = source.partition(':')
+            if hub_offline() and not _cached_dataset(name):    # fail now, not after datasets' retries against the Hub
+                raise AzllmError(f"dataset {source!r}: not a local file or directory, the Hugging Face Hub cannot be reached "
+                                 "(or HF_HUB_OFFLINE is set), and it is not in the local cache; give a local path")
             ds = datasets.load_dataset(name, config or None, split=split, streaming=True)
     except AzllmError: raise
     except Exception as e:

@@ -107,6 +107,11 @@ def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
     system = [{'role': 'system', 'content': row['system']}] if row.get('system') else []
     keep = {k: v for k, v in row.items() if k not in ('instruction', 'input', 'output', 'system', 'conversations')}
     if fmt == 'messages': return row
+    fields = ('instruction', 'output', 'input', 'system') if fmt == 'alpaca' else ('system',)
+    if bad := [k for k in fields if row.get(k) is not None and not isinstance(row[k], str)]:
+        raise AzllmError(f"{where}: {bad[0]} is a {type(row[bad[0]]).__name__}, not a string ({fmt} fields are text)")
+    if fmt == 'sharegpt' and not isinstance(row['conversations'], (list, type(None))):
+        raise AzllmError(f"{where}: conversations is a {type(row['conversations']).__name__}, not a list of turns")
     if fmt == 'alpaca':
         user = row['instruction'] + (f"\n\n{row['input']}" if row.get('input') else '')
         return keep | dict(messages=system + [{'role': 'user', 'content': user}, {'role': 'assistant', 'content': row['output']}])
@@ -116,7 +121,9 @@ def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
             frm = t.get('from', t.get('role')) if isinstance(t, dict) else None
             if frm not in SHAREGPT_ROLES:
                 raise AzllmError(f"{where}: ShareGPT turn {j} has from={frm!r}; use one of {', '.join(SHAREGPT_ROLES)}")
-            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': t.get('value', t.get('content'))})
+            text = t.get('value', t.get('content'))
+            if not isinstance(text, str): raise AzllmError(f"{where}: ShareGPT turn {j}'s value is a {type(text).__name__}, not a string")
+            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': text})
         return keep | dict(messages=(system if not msgs or msgs[0]['role'] != 'system' else []) + msgs)
     raise AzllmError(f"{where}: not a chat example; " + CHAT_FORMATS)
 

