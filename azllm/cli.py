@@ -11,8 +11,9 @@ from pathlib import Path
 from .core import AzllmError, apply_overrides, check_output, load_config, read_yaml
 
 # %% auto #0
-__all__ = ['MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export',
-           'cmd_chat', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'int_in', 'build_parser', 'main']
+__all__ = ['MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview',
+           'cmd_export', 'cmd_chat', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'int_in', 'build_parser', 'disk_error',
+           'main']
 
 # %% ../nbs/60_cli.ipynb #f70bc780
 def cmd_tokenizer(a):
@@ -26,6 +27,16 @@ def cmd_tokenizer(a):
     from transformers import AutoTokenizer
     print(f"wrote {out} (vocab size {len(AutoTokenizer.from_pretrained(out)):,})")
 
+def check_plot_path(path:str):
+    "A figure goes to a new file, or over an earlier azllm figure; never over a user's file, never into a missing folder."
+    from azllm.fertility import PLOT_TAG
+    p = Path(path).expanduser()
+    if p.suffix.lower() not in ('.png', '.svg', '.pdf'):     # never write a figure over a corpus or a config
+        raise AzllmError(f"--plot {path}: give a .png, .svg or .pdf file name")
+    if not p.parent.is_dir(): raise AzllmError(f"--plot {path}: the folder {p.parent} does not exist; create it or give another path")
+    if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 50_000_000 or PLOT_TAG.encode() not in p.read_bytes())):
+        raise AzllmError(f"--plot {path}: the file exists and was not written by azllm; give a new file name, or move it away")
+
 def cmd_fertility(a):
     from azllm.tokenizer import load_tokenizer
     from azllm.fertility import compare_tokenizers, plot_comparison
@@ -33,8 +44,7 @@ def cmd_fertility(a):
     docs = list(read_documents(a.text, text_field=a.text_field))
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
-    if a.plot and Path(a.plot).suffix.lower() not in ('.png', '.svg', '.pdf'):     # never write a figure over a corpus or a config
-        raise AzllmError(f"--plot {a.plot}: give a .png, .svg or .pdf file name")
+    if a.plot: check_plot_path(a.plot)
     df = compare_tokenizers({n: load_tokenizer(n) for n in names}, docs)
     if a.plot: plot_comparison(df.rename(index=lambda n: Path(n).name), a.plot)
     if a.json:
@@ -243,13 +253,13 @@ def build_parser() -> argparse.ArgumentParser:
                        'With --gpus N / --nnodes M azllm starts torchrun (or accelerate launch) itself; --dry-run prints the command.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs (see configs/) and overrides, e.g. max_steps=100')
     g = p.add_mutually_exclusive_group()
-    g.add_argument('--nproc', type=int, metavar='N', help='processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)')
-    g.add_argument('--gpus', type=int, dest='nproc', metavar='N', help='the same as --nproc')
+    g.add_argument('--nproc', type=int_in(1, 4096), metavar='N', help='processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)')
+    g.add_argument('--gpus', type=int_in(1, 4096), dest='nproc', metavar='N', help='the same as --nproc')
     p.add_argument('--launcher', choices=['torchrun', 'accelerate'], help='launcher for several processes (default: torchrun)')
-    p.add_argument('--nnodes', type=int, default=1, metavar='M', help='machines (default: 1); every machine runs the same command')
-    p.add_argument('--node-rank', type=int, metavar='R', help="this machine's rank: 0 on the first, 1 .. M-1 on the others")
+    p.add_argument('--nnodes', type=int_in(1, 65536), default=1, metavar='M', help='machines (default: 1); every machine runs the same command')
+    p.add_argument('--node-rank', type=int_in(0, 65535), metavar='R', help="this machine's rank: 0 on the first, 1 .. M-1 on the others")
     p.add_argument('--master-addr', metavar='HOST', help='address of the machine with --node-rank 0 (needed with --nnodes > 1)')
-    p.add_argument('--master-port', type=int, default=29500, metavar='P', help='its port, open between the machines (default: 29500)')
+    p.add_argument('--master-port', type=int_in(1, 65535), default=29500, metavar='P', help='its port, open between the machines (default: 29500)')
     p.add_argument('--dry-run', action='store_true', help='print the command that would run, and exit')
     p.set_defaults(func=cmd_train)
 
@@ -262,6 +272,25 @@ _DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT
                 errno.EROFS: 'the filesystem is read-only; write elsewhere', errno.EACCES: 'check the permissions or write elsewhere',
                 errno.EPERM: 'check the permissions or write elsewhere', errno.EFBIG: 'the file is too large for this filesystem',
                 errno.ENAMETOOLONG: 'use a shorter path'}
+
+_DISK_TEXT = {os.strerror(c): c for c in _DISK_ERRORS} | {'No space left': errno.ENOSPC, 'os error 28': errno.ENOSPC,
+                                                          'os error 30': errno.EROFS, 'Read-only': errno.EROFS}
+
+def disk_error(e:BaseException, # any exception
+              ) -> tuple[int, str|None]|None:
+    "(errno, file) if `e` or what it wraps is a disk error; tokenizers, safetensors and DCP raise their own types for ENOSPC/EROFS."
+    chain, todo = [], [e]
+    while todo:
+        x = todo.pop(0)
+        if isinstance(x, tuple): todo.extend(x); continue
+        if not isinstance(x, BaseException) or any(x is c for c in chain): continue
+        chain.append(x)
+        todo += [x.__cause__, x.__context__, *getattr(x, 'failures', {}).values()]  # DCP's CheckpointException: one per rank
+    for x in chain:                                                              # an OSError anywhere names the file
+        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename
+    for x in chain:                                                              # a library's own error type: read its words
+        if code := next((c for t, c in _DISK_TEXT.items() if t in str(x)), None): return code, None
+    return None
 
 def main(argv:list[str]|None=None) -> int:
     "Entry point of the `azllm` command; returns the exit code."
@@ -277,10 +306,11 @@ def main(argv:list[str]|None=None) -> int:
     except BrokenPipeError:            # `azllm ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except OSError as e:
-        if e.errno not in _DISK_ERRORS: raise
+    except BaseException as e:                   # DCP's CheckpointException is not an Exception
+        if isinstance(e, (SystemExit, GeneratorExit)) or (d := disk_error(e)) is None: raise
+        code, where = d
         if int(os.environ.get('RANK', '0')) == 0:
-            print(f"azllm: error: cannot write {e.filename or 'the output'}: {e.strerror or e}; {_DISK_ERRORS[e.errno]} "
+            print(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
                   "(nothing half-written was kept)", file=sys.stderr)
         return 2
     return rc or 0

@@ -294,7 +294,14 @@ def read_losses(run:str|Path, # a CPT or SFT run directory (or its log.jsonl)
     p = Path(run)
     log = p if p.name == 'log.jsonl' else p/'log.jsonl'
     if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl: not an azllm training run directory")
-    recs = list(map(json.loads, filter(str.strip, log.read_text().splitlines())))
+    lines = [l for l in log.read_text(encoding='utf-8', errors='replace').splitlines() if l.strip()]
+    recs = []
+    for i, line in enumerate(lines, 1):
+        try: r = json.loads(line)
+        except ValueError:
+            if i == len(lines): break                   # the last line of a run killed mid-write: the steps before it stand
+            raise AzllmError(f"{log}:{i}: not valid JSON; this is not a log azllm wrote, or it was edited") from None
+        if isinstance(r, dict) and isinstance(r.get('step'), int): recs.append(r)
     curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
     return dict(train=curve('loss'), valid=curve('val_loss'))
 

@@ -15,8 +15,8 @@ from .core import AzllmError
 from .tokenizer import train_tokenizer, extend_tokenizer, load_tokenizer
 
 # %% auto #0
-__all__ = ['CONTEXT_128K', 'AZ_EXAMPLE_WORDS', 'fertility_stats', 'compare_tokenizers', 'segment', 'segmentation_table',
-           'vocab_sweep', 'plot_sweep', 'plot_comparison', 'best_of']
+__all__ = ['CONTEXT_128K', 'AZ_EXAMPLE_WORDS', 'PLOT_TAG', 'fertility_stats', 'compare_tokenizers', 'segment',
+           'segmentation_table', 'vocab_sweep', 'plot_sweep', 'plot_comparison', 'best_of']
 
 # %% ../nbs/11_fertility.ipynb #7d4be400
 CONTEXT_128K = 131_072
@@ -100,8 +100,11 @@ def plot_sweep(df:pd.DataFrame, # result of `vocab_sweep`
     axs[0].legend(fontsize=8)
     fig.suptitle('Held-out Azerbaijani: tokenizer cost against vocabulary size', fontsize=11)
     fig.tight_layout()
-    if path: fig.savefig(path, dpi=80)
+    if path:   # tagged, so a later run knows the file is its own and may replace it (a user's image is never overwritten)
+        fig.savefig(path, dpi=80, metadata={('Software' if str(path).lower().endswith('.png') else 'Creator'): PLOT_TAG})
     return fig
+
+PLOT_TAG = 'azllm-plot'
 
 def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                     path:str|Path|None=None, # save the figure here (PNG) if given
@@ -113,7 +116,8 @@ def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
         bars = ax.bar(df.index, df[col], color=['#999', '#4c72b0', '#dd8452', '#55a868'][:len(df)])
         ax.bar_label(bars, fmt='%.2f'); ax.set_title(col.replace('_', ' ')); ax.tick_params(axis='x', labelsize=8)
     fig.tight_layout()
-    if path: fig.savefig(path, dpi=80)
+    if path:   # tagged, so a later run knows the file is its own and may replace it (a user's image is never overwritten)
+        fig.savefig(path, dpi=80, metadata={('Software' if str(path).lower().endswith('.png') else 'Creator'): PLOT_TAG})
     return fig
 
 # %% ../nbs/11_fertility.ipynb #7a5369bb

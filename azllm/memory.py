@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/memory.html.md"""
 
 # %% ../nbs/20_memory.ipynb #29ad39db
 from __future__ import annotations
-import argparse, contextlib, gc, json, os, socket, subprocess, sys, tempfile
+import argparse, contextlib, gc, json, math, os, socket, subprocess, sys, tempfile
 from pathlib import Path
 from .core import AzllmError, write_json
 
@@ -337,6 +337,7 @@ def _count(text:str) -> int:
     try: n = float(t[:-1] if mult > 1 else t) * mult
     except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a count (e.g. 1235814400, 1.24e9, 1.24B)") from None
     if n <= 0: raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    if not math.isfinite(n) or n > 1e15: raise argparse.ArgumentTypeError(f"{text!r} is not a parameter count (at most 1e15)")
     return round(n)
 
 def _positive(text:str) -> int:

@@ -264,20 +264,21 @@ def cmd_sagemaker_status(a):
 def add_sagemaker_parser(subparsers, # the object returned by `ArgumentParser.add_subparsers()` of the `azllm` parser
                         ) -> argparse.ArgumentParser:
     "Register `azllm sagemaker submit` and `azllm sagemaker status`; return the `sagemaker` parser."
+    from azllm.cli import int_in               # the CLI's bounded integers: a negative disk is refused before any upload
     sm = subparsers.add_parser('sagemaker', help='run training as SageMaker jobs (needs azllm[sagemaker])')
     sub = sm.add_subparsers(dest='action', metavar='ACTION', required=True)
     p = sub.add_parser('submit', help='submit `azllm train CONFIG...` as a SageMaker training job',
                        description='Every instance runs azllm train under torchrun; checkpoints and run directories sync to OUTPUT/checkpoints.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs and overrides, as for azllm train')
     p.add_argument('--instance-type', default='ml.p4d.24xlarge', help='default: ml.p4d.24xlarge (8 × A100 40 GB)')
-    p.add_argument('--instance-count', type=int, default=1, metavar='N', help='instances (nodes); default: 1')
+    p.add_argument('--instance-count', type=int_in(1, 1000), default=1, metavar='N', help='instances (nodes); default: 1')
     p.add_argument('--role', required=True, metavar='ARN', help='IAM role the job runs as')
     p.add_argument('--output', required=True, metavar='S3_URI', help='s3://bucket/prefix for checkpoints, run directories and the code bundle')
     p.add_argument('--input', type=_channel, action='append', metavar='NAME=S3_URI', help='an input channel, /opt/ml/input/data/NAME in the job; repeatable')
     p.add_argument('--spot', action='store_true', help='managed spot training (resumes from the last checkpoint after an interruption)')
-    p.add_argument('--max-run', type=int, default=5 * 24 * 3600, metavar='S', help='seconds of training at most (default: 5 days)')
-    p.add_argument('--max-wait', type=int, metavar='S', help='with --spot: seconds including waits for capacity (default: 2 × --max-run)')
-    p.add_argument('--volume-gb', type=int, default=500, metavar='GB', help='disk per instance (default: 500)')
+    p.add_argument('--max-run', type=int_in(1, 28 * 24 * 3600), default=5 * 24 * 3600, metavar='S', help='seconds of training at most (default: 5 days)')
+    p.add_argument('--max-wait', type=int_in(1, 28 * 24 * 3600), metavar='S', help='with --spot: seconds including waits for capacity (default: 2 × --max-run)')
+    p.add_argument('--volume-gb', type=int_in(1, 16384), default=500, metavar='GB', help='disk per instance (default: 500)')
     p.add_argument('--image', metavar='URI', help="training image (default: AWS's PyTorch 2.8 GPU training container)")
     p.add_argument('--region', help='AWS region (default: AWS_REGION / AWS_DEFAULT_REGION)')
     p.add_argument('--job-name', help='default: azllm-CONFIG-YYYYmmdd-HHMMSS')

@@ -27,8 +27,8 @@ __all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'LLAMA3_VOCAB_SIZE'
            'chat_format', 'to_messages', 'has_generation_markers', 'check_chat_tokenizer', 'tokenize_chat',
            'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview', 'render_preview', 'fit_vocabulary',
            'needs_embeddings', 'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model', 'encode_chats',
-           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_dir_of', 'peft_load', 'load_adapted',
-           'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
+           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_config', 'adapter_dir_of', 'peft_load',
+           'load_adapted', 'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
 
 # %% ../nbs/32_sft.ipynb #900f88d2
 def _convert(rows:list[dict], src:str) -> list[dict]:
@@ -108,6 +108,11 @@ def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
     system = [{'role': 'system', 'content': row['system']}] if row.get('system') else []
     keep = {k: v for k, v in row.items() if k not in ('instruction', 'input', 'output', 'system', 'conversations')}
     if fmt == 'messages': return row
+    fields = ('instruction', 'output', 'input', 'system') if fmt == 'alpaca' else ('system',)
+    if bad := [k for k in fields if row.get(k) is not None and not isinstance(row[k], str)]:
+        raise AzllmError(f"{where}: {bad[0]} is a {type(row[bad[0]]).__name__}, not a string ({fmt} fields are text)")
+    if fmt == 'sharegpt' and not isinstance(row['conversations'], (list, type(None))):
+        raise AzllmError(f"{where}: conversations is a {type(row['conversations']).__name__}, not a list of turns")
     if fmt == 'alpaca':
         user = row['instruction'] + (f"\n\n{row['input']}" if row.get('input') else '')
         return keep | dict(messages=system + [{'role': 'user', 'content': user}, {'role': 'assistant', 'content': row['output']}])
@@ -117,7 +122,9 @@ def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
             frm = t.get('from', t.get('role')) if isinstance(t, dict) else None
             if frm not in SHAREGPT_ROLES:
                 raise AzllmError(f"{where}: ShareGPT turn {j} has from={frm!r}; use one of {', '.join(SHAREGPT_ROLES)}")
-            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': t.get('value', t.get('content'))})
+            text = t.get('value', t.get('content'))
+            if not isinstance(text, str): raise AzllmError(f"{where}: ShareGPT turn {j}'s value is a {type(text).__name__}, not a string")
+            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': text})
         return keep | dict(messages=(system if not msgs or msgs[0]['role'] != 'system' else []) + msgs)
     raise AzllmError(f"{where}: not a chat example; " + CHAT_FORMATS)
 
@@ -276,9 +283,17 @@ def lora_config(model, # the model to adapt (for tied embeddings and module name
                 train_embeddings:bool=False, # also train and save embed_tokens and lm_head
                ) -> LoraConfig:
     "The peft `LoraConfig` of a run, checked against the model's module names."
-    names = {n.rsplit('.', 1)[-1] for n, _ in model.named_modules()}
-    if missing := [m for m in target_modules if m not in names]:
+    if not target_modules: raise AzllmError(f"target_modules is empty: name the linear layers to adapt (a Llama has {', '.join(LLAMA_PROJECTIONS)})")
+    mods = {}
+    for n, m in model.named_modules(): mods.setdefault(n.rsplit('.', 1)[-1], []).append(m)
+    if missing := [t for t in target_modules if t not in mods]:
         raise AzllmError(f"target_modules {missing} are not modules of this model (a Llama has {', '.join(LLAMA_PROJECTIONS)})")
+    out_emb = model.get_output_embeddings()
+    if wrong := [t for t in target_modules if not all(isinstance(m, torch.nn.Linear) for m in mods[t]) or any(m is out_emb for m in mods[t])]:
+        raise AzllmError(f"target_modules {wrong} are not linear layers of the decoder (a container, an embedding or lm_head); "
+                         f"LoRA adapts projections such as {', '.join(LLAMA_PROJECTIONS)}")
+    if r > (most := min(min(m.in_features, m.out_features) for t in target_modules for m in mods[t])):
+        raise AzllmError(f"lora_r {r} is larger than the smallest adapted layer ({most}): a rank above it adds nothing; use lora_r <= {most}")
     out, inp = model.get_output_embeddings(), model.get_input_embeddings()
     tied = out is not None and out.weight.data_ptr() == inp.weight.data_ptr()
     return LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules), task_type='CAUSAL_LM',
@@ -290,18 +305,18 @@ class SFTRun(TrainConfig):
     "Config of the LoRA SFT stage: the shared training keys with SFT's defaults, plus LoRA."
     stage: Literal['sft'] = 'sft'
     model: str                                          # base model: a directory (e.g. the CPT output), a hub id, or preset:NAME
-    lora_r: int = Field(16, gt=0)                       # LoRA rank
-    lora_alpha: int = Field(32, gt=0)                   # LoRA scale is lora_alpha / lora_r
+    lora_r: int = Field(16, gt=0, le=65536)             # LoRA rank (at most the smallest adapted layer's width)
+    lora_alpha: int = Field(32, gt=0, le=1 << 20)       # LoRA scale is lora_alpha / lora_r
     lora_dropout: float = Field(0.05, ge=0, lt=1)       # dropout on the LoRA input
     load_in_4bit: bool = False                          # QLoRA: the frozen base in bitsandbytes NF4 (double quantisation, bf16 compute); CUDA only
     lora_kernels: bool = False                          # fused LoRA autograd functions for the MLP, q/k/v and o (needs lora_dropout: 0)
     target_modules: list[str] = LLAMA_PROJECTIONS       # linear layers that get adapters
     train_embeddings: Union[Literal['auto'], bool] = 'auto'  # also train embed_tokens + lm_head; auto: when the vocabulary changed
     truncation: Literal['truncate', 'drop'] = 'truncate'  # conversations longer than seq_len: keep the first seq_len tokens, or drop them
-    lr: float = Field(1e-4, gt=0)                       # peak learning rate (AdamW)
+    lr: float = Field(1e-4, gt=0, allow_inf_nan=False)  # peak learning rate (AdamW)
     warmup_steps: int = Field(10, ge=0)                 # linear warmup
-    weight_decay: float = Field(0.0, ge=0)              # AdamW weight decay
-    epochs: Optional[float] = Field(3.0, gt=0)          # passes over the training rows (max_steps, if set, wins)
+    weight_decay: float = Field(0.0, ge=0, allow_inf_nan=False)  # AdamW weight decay
+    epochs: Optional[float] = Field(3.0, gt=0, allow_inf_nan=False)  # passes over the training rows (max_steps, if set, wins)
     log_every: int = Field(10, gt=0)                    # steps between log lines
     eval_every: int = Field(0, ge=0)                    # valid loss every N steps (0: only at the end)
     save_every: int = Field(200, gt=0)                  # steps between checkpoints (and at the end)
@@ -439,9 +454,18 @@ def plot_loss(run:str|Path, # a run directory (or its log.jsonl)
     return fig
 
 # %% ../nbs/32_sft.ipynb #11409454
+def adapter_config(adapter_dir:Path) -> dict:
+    "The adapter's `adapter_config.json`, checked to be a JSON mapping."
+    p = Path(adapter_dir)/'adapter_config.json'
+    try: d = json.loads(p.read_text(encoding='utf-8'))
+    except (ValueError, UnicodeDecodeError) as e: raise AzllmError(f"{p}: not valid JSON ({e})") from None
+    if not isinstance(d, dict): raise AzllmError(f"{p}: a JSON {type(d).__name__}, not a peft adapter config (a mapping of keys)")
+    return d
+
 def _adapter_base(adapter_dir:Path) -> str:
     if (adapter_dir/'base').is_dir(): return str(adapter_dir/'base')
-    ref = json.loads((adapter_dir/'adapter_config.json').read_text()).get('base_model_name_or_path')
+    ref = adapter_config(adapter_dir).get('base_model_name_or_path')
+    if ref is not None and not isinstance(ref, str): raise AzllmError(f"{adapter_dir}/adapter_config.json: base_model_name_or_path is not a string")
     if not ref or ref.startswith('preset:'):
         raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; name the base model")
     return ref
@@ -472,9 +496,13 @@ def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or 
     tok = check_chat_tokenizer(load_tokenizer(adapter_dir if _has_tokenizer(adapter_dir) else base if _has_tokenizer(base) else None))
     model = load_model(base, tok)
     if model.get_input_embeddings().num_embeddings != len(tok): model.resize_token_embeddings(len(tok), mean_resizing=False)
+    adapter_config(adapter_dir)
     try: model = peft_load(model, adapter_dir)
     except RuntimeError as e:
-        raise AzllmError(f"adapter {adapter_dir} does not fit base {base}: {str(e).splitlines()[0][:300]}") from None
+        raise AzllmError(f"adapter {adapter_dir} does not fit base {base}: {(str(e).splitlines() or [''])[0][:300]}") from None
+    except Exception as e:        # a truncated safetensors file (SafetensorError), a config peft cannot read, ...
+        raise AzllmError(f"adapter {adapter_dir} cannot be read: {type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}; "
+                         "it is damaged or incomplete (copy it again)") from None
     return model.eval(), tok
 
 def _trained_in_4bit(adapter_dir) -> bool:
@@ -545,7 +573,11 @@ def generate_reply(model, tok, # from `load_chat_model`
     "Generate the assistant's next reply through the chat template, stopping at `<|eot_id|>`."
     if temperature < 0: raise AzllmError(f"temperature must be 0 (greedy) or more, got {temperature}")
     if not 0 < top_p <= 1: raise AzllmError(f"top_p must be in (0, 1], got {top_p}")
-    enc = tok.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors='pt').to(model.device)
+    import jinja2
+    try: enc = tok.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors='pt').to(model.device)
+    except (jinja2.TemplateError, ValueError) as e:     # SecurityError of the sandbox, syntax errors, raise_exception(...)
+        raise AzllmError(f"the model's chat template cannot be rendered: {type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}; "
+                         "fix chat_template in its tokenizer_config.json (or chat_template.jinja)") from None
     # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
     sample = dict(do_sample=True, temperature=temperature, top_p=top_p) if temperature > 0 else dict(do_sample=False, temperature=None, top_p=None)
     streamer = TextStreamer(tok, skip_prompt=True, skip_special_tokens=True) if stream else None

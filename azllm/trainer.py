@@ -6,33 +6,36 @@ Docs: https://azllm.github.io/azllm/trainer.html.md"""
 
 # %% ../nbs/24_trainer.ipynb #0a3f98f9
 from __future__ import annotations
-import contextlib, json, math, os, queue, shutil, threading, time
+import contextlib, hashlib, json, math, os, queue, shutil, threading, time
 from pathlib import Path
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 import numpy as np
 import torch
 import torch.distributed as dist
 from pydantic import Field, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, Config, save_config, write_json, check_output, write_marker
+from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url)
+                              read_sidecar, is_url, fs_of)
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw
 from .packing import WindowOrder
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training', 'resolve_strategy', 'wrap_model',
-           'make_optimizer', 'Engine', 'build_engine', 'train_step', 'micro_batch_candidates', 'grad_accum_for',
-           'probe_step', 'default_memory_budget_gib', 'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer',
-           'data_dir', 'run_training', 'max_micro_batch']
+__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training',
+           'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'train_step',
+           'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'default_memory_budget_gib', 'choose_micro_batch',
+           'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
            'gradient_checkpointing': 'grad_checkpointing', 'eval_windows': 'eval_rows'}
 REMOVED = {'packing': 'SFT always packs whole conversations into rows of seq_len now; remove the key'}
+
+MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
+Beta = Annotated[float, Field(ge=0, lt=1)]
 
 class TrainConfig(Config):
     "The keys every training stage shares (CPT and SFT extend it)."
@@ -43,21 +46,21 @@ class TrainConfig(Config):
     train_data: list[str]                        # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
     seq_len: int = Field(2048, gt=0)             # tokens per packed row
-    micro_batch: Union[int, Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
-    grad_accum: int = Field(1, gt=0)             # micro-batches per optimizer step (follows from global_batch when that is set)
-    global_batch: Optional[int] = Field(None, gt=0)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
-    memory_budget_gib: Optional[float] = Field(None, gt=0)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
+    micro_batch: Union[Annotated[int, Field(gt=0, le=MAX_COUNT)], Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
+    grad_accum: int = Field(1, gt=0, le=MAX_COUNT)  # micro-batches per optimizer step (follows from global_batch when that is set)
+    global_batch: Optional[int] = Field(None, gt=0, le=MAX_COUNT)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
+    memory_budget_gib: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
     max_steps: Optional[int] = Field(None, gt=0) # optimizer steps (or max_tokens / epochs)
     max_tokens: Optional[int] = Field(None, gt=0)  # token budget: steps = ceil(max_tokens / (global batch * seq_len))
-    epochs: Optional[float] = Field(None, gt=0)  # passes over the training rows
-    lr: float = Field(3e-4, gt=0)                # peak learning rate
+    epochs: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # passes over the training rows
+    lr: float = Field(3e-4, gt=0, allow_inf_nan=False)  # peak learning rate
     lr_scheduler: Literal['cosine', 'linear', 'constant'] = 'cosine'  # decay after warmup
     min_lr_ratio: float = Field(0.1, ge=0, le=1) # cosine/linear decay to lr * min_lr_ratio
     warmup_steps: int = Field(20, ge=0)          # linear warmup
-    weight_decay: float = Field(0.1, ge=0)       # AdamW decoupled weight decay (matrices only)
-    betas: tuple[float, float] = (0.9, 0.95)     # AdamW betas
+    weight_decay: float = Field(0.1, ge=0, allow_inf_nan=False)  # AdamW decoupled weight decay (matrices only)
+    betas: tuple[Beta, Beta] = (0.9, 0.95)       # AdamW betas, each in [0, 1)
     optimizer: Literal['adamw', 'adamw_8bit', 'paged_adamw_8bit'] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
-    grad_clip: float = Field(1.0, ge=0)          # max global gradient norm (0 = off)
+    grad_clip: float = Field(1.0, ge=0, allow_inf_nan=False)  # max global gradient norm (0 = off)
     precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+)
     fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # torchao float8 scaling with precision: fp8
     strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
@@ -74,7 +77,7 @@ class TrainConfig(Config):
     resume: str = 'auto'                         # auto = newest intact checkpoint; never; or a checkpoint path
     resume_with_changes: bool = False            # allow resuming with a config that changes the run's meaning
     log_every: int = Field(1, gt=0)              # steps between log lines
-    seed: int = 0                                # model init (presets), data order, dropout
+    seed: int = Field(0, ge=0, lt=2**32)         # model init (presets), data order, dropout (NumPy takes 0 .. 2**32 - 1)
     tensorboard: bool = True                     # write TensorBoard logs to output_dir/tb
 
     @model_validator(mode='before')
@@ -105,8 +108,12 @@ class TrainConfig(Config):
         return self
 
 # keys whose change alters what a resumed run means; changing them needs `resume_with_changes: true`
+# (keys a stage does not have are skipped, so CPT's and SFT's own keys are listed here too)
 RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr', 'lr_scheduler',
-               'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas')
+               'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas', 'optimizer', 'grad_clip',
+               'precision', 'fp8_recipe', 'attn_implementation', 'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase',
+               'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit')
+
 
 # %% ../nbs/24_trainer.ipynb #91b7cafd
 def inner_model(model):
@@ -337,11 +344,26 @@ class Trainer:
         self.out = Path(cfg.output_dir)
         self.ckpt_dir = cfg.checkpoint_dir or str(self.out/'checkpoints')
         self.lock, self.writer, self.log_file, self.prefetch, self._created = None, None, None, None, False
+        self.ckpt_lock, self.last, self.data_fp, self._before = None, None, None, None
 
 # %% ../nbs/24_trainer.ipynb #f327cb8b
 def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
     norm = lambda v: list(v) if isinstance(v, tuple) else v
-    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys if k in new and norm(old.get(k)) != norm(new.get(k))]
+    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys if k in new and k in old and norm(old.get(k)) != norm(new.get(k))]
+
+def data_fingerprint(sources:list[str], # train_data entries: files, directories, or dataset names
+                    ) -> str:
+    "SHA-256 over the size and content of every local file of `sources` (a dataset name counts by its name)."
+    h = hashlib.sha256()
+    for s in sources:
+        p = Path(s)
+        files = [p] if p.is_file() else sorted(f for f in p.rglob('*') if f.is_file()) if p.is_dir() else []
+        h.update(f'{s}\0'.encode())
+        for f in files:
+            h.update(f'{f.relative_to(p) if f != p else ""}\0{f.stat().st_size}\0'.encode())
+            with open(f, 'rb') as fh:
+                while b := fh.read(1 << 22): h.update(b)
+    return h.hexdigest()
 
 @patch
 def _resume_point(self:Trainer) -> Optional[str]:
@@ -360,6 +382,8 @@ def _resume_point(self:Trainer) -> Optional[str]:
     else: path, self.verified = cfg.resume, False
     meta = read_sidecar(path)
     changes = _config_changes(meta.get('config', {}), cfg.model_dump(mode='json'))
+    if meta.get('data') not in (None, self.data_fp):                   # same names, other content: a corpus rewritten in place
+        changes.append("train_data: the files' content changed since this checkpoint (size or SHA-256)")
     if meta.get('world_size', self.rt.world) != self.rt.world:     # DCP reshards, but the global batch changes
         changes.append(f"world size (processes): {meta['world_size']} -> {self.rt.world}")
     if changes and not cfg.resume_with_changes:
@@ -374,14 +398,22 @@ def setup(self:Trainer):
     cfg, rt, out = self.cfg, self.rt, self.out
     rt.start()
     check_output(out, f'{self.task.kind}-run', cfg.overwrite)     # every process: all stop with the same error
+    check_output(out/'final', 'output')                           # a final/ that is a link or a user's folder: refused now, not after training
+    self._check_checkpoint_dir()
     rt.barrier()                                                  # ... before process 0 starts writing into it
     if rt.main:
         self._created = not out.exists()
+        self._before = set(os.listdir(out)) if out.is_dir() else set()
         out.mkdir(parents=True, exist_ok=True)
-        write_marker(out, f'{self.task.kind}-run')     # before the lock: a run killed at any instant leaves a directory it can resume in
+        if read_marker(out) is None or read_marker(out)['kind'] != f'{self.task.kind}-run':
+            write_marker(out, f'{self.task.kind}-run')     # before the lock: a run killed at any instant leaves a directory it can resume in
         self.lock = RunLock(out).acquire()
-        if not is_url(self.ckpt_dir): Path(self.ckpt_dir).mkdir(parents=True, exist_ok=True)
+        if not is_url(self.ckpt_dir):
+            ck = Path(self.ckpt_dir); ck.mkdir(parents=True, exist_ok=True)
+            if not ck.resolve().is_relative_to(out.resolve()): self.ckpt_lock = RunLock(ck).acquire()   # locked with the run
+            if read_marker(ck) is None: write_marker(ck, 'checkpoints', run=str(out.resolve()))
         if gone := clean_uncommitted(self.ckpt_dir): rt.print(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
+    self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
     rt.barrier()
     self.resume_from = self._resume_point()
     if not (cfg.max_steps or cfg.max_tokens or cfg.epochs): raise AzllmError("set max_steps, max_tokens or epochs in the config")
@@ -404,7 +436,8 @@ def setup(self:Trainer):
     self.step = 0
     if self.resume_from:
         load_checkpoint(self.resume_from, self.eng.model, self.eng.opt, self.eng.sched, rt, verified=self.verified)
-        self.step = read_sidecar(self.resume_from)['step']
+        meta = read_sidecar(self.resume_from)
+        self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
         rt.print(f"resumed from {self.resume_from} at step {self.step}")
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
@@ -435,6 +468,20 @@ def _batch_plan(self:Trainer) -> dict:
     return plan
 
 
+# %% ../nbs/24_trainer.ipynb #667d02d8
+@patch
+def _check_checkpoint_dir(self:Trainer):
+    "`checkpoint_dir` is checked like every output path, and must belong to this run: two runs never share one."
+    ck, out = self.ckpt_dir, self.out
+    if is_url(ck): fs_of(ck); return                            # an unknown protocol or a missing backend: one line, before any write
+    ck = Path(ck)
+    if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
+    check_output(ck, 'checkpoints', self.cfg.overwrite)
+    owner = (read_marker(ck) or {}).get('run')
+    if owner is not None and owner != str(out.resolve()):
+        raise AzllmError(f"checkpoint_dir {ck} holds the checkpoints of the run in {owner}, not of {out}; "
+                         "give each run its own checkpoint_dir (or resume that run with its own output_dir)")
+
 # %% ../nbs/24_trainer.ipynb #76e940e3
 @patch
 def validate(self:Trainer) -> dict:
@@ -454,7 +501,8 @@ def log(self:Trainer, rec:dict, prefix:str='train'):
 def save(self:Trainer, loss:float):
     "Commit a checkpoint of the current step."
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
-                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch), self.cfg.keep_last)
+                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp), self.cfg.keep_last)
+
 
 # %% ../nbs/24_trainer.ipynb #9d9f2b36
 @patch
@@ -465,7 +513,7 @@ def fit(self:Trainer) -> Path:
                            for k in range(self.order.K) for r in range(rt.world)) if self.step else 0
     self.prefetch = Prefetcher(self.train_data, self.order, self.step, self.max_steps, rt)
     bar = tqdm(total=self.max_steps, initial=self.step, disable=not (self.progress and rt.main), desc=self.task.kind, unit='step')
-    val, last, t0 = {}, None, time.perf_counter()
+    val, last, t0 = {}, self.last, time.perf_counter()     # resumed at the end: the checkpoint's last record
     reset_peak_memory(rt.cuda)
     while self.step < self.max_steps:
         # ---------------- one training step ----------------
@@ -481,6 +529,7 @@ def fit(self:Trainer) -> Path:
         self.tokens_seen += n_tokens
         last = dict(step=self.step, loss=loss, lr=eng.sched.get_last_lr()[0], grad_norm=gnorm, tokens=self.tokens_seen,
                     scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda))
+        self.last = last
         if 'state_bytes_per_rank' not in self.info: self.info['state_bytes_per_rank'] = rt.gather(eng.state_bytes)
         if rt.main: bar.update(1); bar.set_postfix(loss=f'{loss:.3f}', tok_s=f"{last['tok_per_s']:,.0f}")
         if self.step % cfg.log_every == 0 or self.step == self.max_steps: self.log(last)
@@ -510,9 +559,12 @@ def cleanup(self:Trainer, failed:bool=False):
     if self.prefetch: self.prefetch.close()
     if self.log_file: self.log_file.close()
     if self.writer: self.writer.close()
+    if self.ckpt_lock: self.ckpt_lock.release()
     if self.lock: self.lock.release()
-    if failed and self.rt.main and self._created and self.out.exists() and not list_checkpoints(self.ckpt_dir):
-        shutil.rmtree(self.out, ignore_errors=True)
+    if failed and self.rt.main and self.out.exists() and self._before is not None and not list_checkpoints(self.ckpt_dir):
+        if self._created: shutil.rmtree(self.out, ignore_errors=True)
+        elif not self._before:                                  # an empty directory the user made stays empty
+            for p in self.out.iterdir(): shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
     self.rt.close(failed)
 
 def data_dir(out:Path, rt:Runtime) -> Path:
