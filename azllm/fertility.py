@@ -37,7 +37,7 @@ def fertility_stats(tok, # a `transformers` tokenizer
     fert = n_tok_words / n_words
     return dict(vocab_size=len(tok), fertility=fert, continued_words=continued / n_words,
                 chars_per_token=sum(map(len, docs)) / n_tok, bytes_per_token=sum(len(d.encode()) for d in docs) / n_tok,
-                words_in_128k=CONTEXT_128K / fert, words=n_words, tokens=n_tok)
+                words_in_128k=int(CONTEXT_128K / fert), words=n_words, tokens=n_tok)     # whole words
 
 # %% ../nbs/11_fertility.ipynb #c1a6264a
 def compare_tokenizers(toks:dict, # name -> tokenizer
@@ -108,10 +108,15 @@ def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                    ):
     "Bar charts of fertility and bytes per token for a few tokenizers."
     import matplotlib.pyplot as plt
-    fig, axs = plt.subplots(1, 2, figsize=(10, 3.2))
+    n, names = len(df), [str(i) for i in df.index]
+    fig, axs = plt.subplots(1, 2, figsize=(max(10, 2.2 * n + 3), 3.6))
+    slant = max(map(len, names)) * n > 48                      # labels wider than their bars would run into each other
     for ax, col in zip(axs, ['fertility', 'bytes_per_token']):
-        bars = ax.bar(df.index, df[col], color=['#999', '#4c72b0', '#dd8452', '#55a868'][:len(df)])
-        ax.bar_label(bars, fmt='%.2f'); ax.set_title(col.replace('_', ' ')); ax.tick_params(axis='x', labelsize=8)
+        bars = ax.bar(range(n), df[col], color=['#999', '#4c72b0', '#dd8452', '#55a868'][:n])
+        ax.bar_label(bars, fmt='%.2f', padding=2)
+        ax.margins(y=0.18)                                     # room for the tallest bar's value inside the frame
+        ax.set_xticks(range(n), names, fontsize=9, rotation=20 if slant else 0, ha='right' if slant else 'center')
+        ax.set_title(col.replace('_', ' '))
     fig.tight_layout()
     if path: fig.savefig(path, dpi=80)
     return fig
