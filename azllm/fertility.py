@@ -108,14 +108,16 @@ def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                    ):
     "Bar charts of fertility and bytes per token for a few tokenizers."
     import matplotlib.pyplot as plt
-    n, names = len(df), [str(i) for i in df.index]
+    import textwrap
+    n = len(df)
     fig, axs = plt.subplots(1, 2, figsize=(max(10, 2.2 * n + 3), 3.6))
-    slant = max(map(len, names)) * n > 48                      # labels wider than their bars would run into each other
+    width = max(8, int(80 / n))                                # characters that fit under one bar: longer names wrap
+    names = ['\n'.join(textwrap.wrap(str(i), width, break_on_hyphens=True)) or str(i) for i in df.index]
     for ax, col in zip(axs, ['fertility', 'bytes_per_token']):
         bars = ax.bar(range(n), df[col], color=['#999', '#4c72b0', '#dd8452', '#55a868'][:n])
         ax.bar_label(bars, fmt='%.2f', padding=2)
         ax.margins(y=0.18)                                     # room for the tallest bar's value inside the frame
-        ax.set_xticks(range(n), names, fontsize=9, rotation=20 if slant else 0, ha='right' if slant else 'center')
+        ax.set_xticks(range(n), names, fontsize=9)
         ax.set_title(col.replace('_', ' '))
     fig.tight_layout()
     if path: fig.savefig(path, dpi=80)

@@ -82,7 +82,8 @@ def plan_runs(args:list[str], # configs and key=value overrides, as for `azllm t
         cfgs.append((c, model, load_config(c, model, own), own))
     check_distinct_outputs(configs, [cfg for _, _, cfg, _ in cfgs])
     tops = {Path(cfg.output_dir).parts[0] for _, _, cfg, _ in cfgs if _is_local_relative(cfg.output_dir)}
-    # inside an earlier run's output_dir: the job's own result, read from /opt/ml/checkpoints even if a local copy is here
+    # inside an earlier run's output_dir, or a `model` in the run tree: a job's result, read from /opt/ml/checkpoints even if
+    # a local copy is here (a leftover of a local run must never be what the job trains on)
     made = lambda p, i: any(_is_local_relative(cfg.output_dir) and Path(p).is_relative_to(cfg.output_dir) for _, _, cfg, _ in cfgs[:i])
     runs, files = [], list(configs)
     for i, (c, model, cfg, own) in enumerate(cfgs):
@@ -94,7 +95,7 @@ def plan_runs(args:list[str], # configs and key=value overrides, as for `azllm t
             vals, moved = (v if isinstance(v, list) else [v]), False
             new = []
             for p in vals:
-                if _is_local_relative(p) and made(p, i): p, moved = f'{CHECKPOINTS}/{p}', True
+                if _is_local_relative(p) and (made(p, i) or k == 'model' and Path(p).parts[0] in tops): p, moved = f'{CHECKPOINTS}/{p}', True
                 elif _is_local_relative(p) and Path(p).exists(): files.append(p)
                 elif _is_local_relative(p) and Path(p).parts[0] in tops: p, moved = f'{CHECKPOINTS}/{p}', True
                 elif _is_local_relative(p) and k in DATA_KEYS:
