@@ -150,29 +150,49 @@ def read_yaml(path:str|Path, # YAML file
     return d
 
 # %% ../nbs/00_core.ipynb #0fd2b2e4
-def _describe(err:dict, lines:dict, fname:str) -> str:
+def _known_keys(model:type[BaseModel], loc:tuple) -> list[str]:
+    "The keys a config section accepts: the fields of the pydantic model at `loc` (empty if `loc` is not a model)."
+    for part in loc:
+        f = model.model_fields.get(part) if isinstance(part, str) else None
+        t = getattr(f, 'annotation', None)
+        if not (isinstance(t, type) and issubclass(t, BaseModel)): return []
+        model = t
+    return list(model.model_fields)
+
+def _override_of(loc:tuple, overrides:list[str]) -> str|None:
+    "The last override that set `loc` or a section above it, as typed."
+    keys = {tuple(p.strip() for p in o.split('=', 1)[0].split('.')): o for o in overrides}
+    hits = [o for k, o in keys.items() if tuple(str(l) for l in loc[:len(k)]) == k]
+    return hits[-1] if hits else None
+
+def _describe(err:dict, lines:dict, fname:str, model:type[BaseModel]|None=None, overrides:list[str]=()) -> str:
     loc = tuple(err['loc'])
     key = '.'.join(str(l) for l in loc) or '(top level)'
+    if err['type'] == 'extra_forbidden':
+        near = difflib.get_close_matches(str(loc[-1]), _known_keys(model, loc[:-1]), n=1) if model else []
+        msg = "unknown key" + (f" (did you mean {'.'.join(map(str, (*loc[:-1], near[0])))}?)" if near else '')
+    elif err['type'] == 'missing': msg = "required key is missing"
+    else: msg = err['msg'] + (f" (got {err['input']!r})" if not isinstance(err.get('input'), dict) else '')
+    if (o := _override_of(loc, list(overrides))) is not None: return f"  override {o}: {key}: {msg}"
     p = loc
     while p and p not in lines: p = p[:-1]
     where = f"{fname}:{lines[p]}" if p in lines else fname
-    if err['type'] == 'extra_forbidden': msg = "unknown key"
-    elif err['type'] == 'missing': msg = "required key is missing"
-    else: msg = err['msg'] + (f" (got {err['input']!r})" if not isinstance(err.get('input'), dict) else '')
     return f"  {where}: {key}: {msg}"
 
 def load_config(path:str|Path, # YAML file
                 model:type[BaseModel], # the pydantic model to validate against
                 overrides:list[str]|None=None, # `dotted.key=value` overrides
                ):
-    "Read a YAML run config, apply overrides and validate it into `model`, with errors naming key, file and line."
+    "Read a YAML run config, apply overrides and validate it into `model`, with errors naming key, file and line (or the override)."
     path = Path(path)
     d = apply_overrides(read_yaml(path), overrides or [])
     try: return model.model_validate(d)
     except ValidationError as e:
         lines = yaml_key_lines(read_yaml_text(path))
-        details = '\n'.join(_describe(err, lines, str(path)) for err in e.errors())
-        raise AzllmError(f"invalid config {path}:\n{details}") from None
+        errs = e.errors()
+        details = '\n'.join(_describe(err, lines, str(path), model, overrides or []) for err in errs)
+        whose = 'the command line' if all(_override_of(tuple(x['loc']), overrides or []) for x in errs) else str(path)
+        raise AzllmError(f"invalid config {path} (from {whose}):\n{details}" if whose != str(path) else f"invalid config {path}:\n{details}") from None
 
 # %% ../nbs/00_core.ipynb #22b6225a
 def save_config(cfg:BaseModel, # a validated config
@@ -370,6 +390,12 @@ def _swap_in(tmp:Path, out:Path):
     except BaseException: os.replace(old, out); raise
     _remove(old)
 
+def _usual_modes(d:Path):
+    "Give files written private (safetensors writes 0600) the mode of every other new file: the marker's, made by `open`."
+    usual = (d/MARKER).stat().st_mode & 0o777
+    for p in d.rglob('*'):
+        if p.is_file() and not p.is_symlink() and p.stat().st_mode & 0o777 == 0o600 != usual: os.chmod(p, usual)
+
 def _missing_parents(p:Path) -> list[Path]:
     "Ancestors of `p` that do not exist yet, deepest first."
     return [a for a in p.parents if not a.exists()]
@@ -392,6 +418,7 @@ def atomic_dir(out:str|Path, # final output directory
         os.chmod(tmp, 0o777 & ~umask)                # mkdtemp makes it private (0700); outputs get the usual mode
         yield tmp
         check_output(out, kind, overwrite)           # nothing else has appeared there in the meantime
+        _usual_modes(tmp)
         write_marker(tmp, kind, listing(tmp))        # the marker vouches for exactly these files
         _swap_in(tmp, out)
         ok = True

@@ -11,9 +11,11 @@ import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
 from .core import AzllmError, resolve_source
 from .lora_kernels import require_bitsandbytes, nf4_config, quantize_4bit
+from .tokenizer import EOS, EOT
+
 
 # %% auto #0
-__all__ = ['PRESETS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary']
+__all__ = ['PRESETS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary', 'set_special_ids']
 
 # %% ../nbs/30_model.ipynb #8ced37a5
 PRESETS = {
@@ -126,3 +128,18 @@ def transfer_vocabulary(model, # a causal LM trained with `old_tok`
     model.config.vocab_size = len(by_id)
     for k in ('bos_token_id', 'eos_token_id', 'pad_token_id'): setattr(model.config, k, getattr(new_tok, k))
     return dict(stats, tied=tied, old_size=len(old_vocab), new_size=len(by_id))
+
+# %% ../nbs/30_model.ipynb #b8d2f3e1
+def set_special_ids(model, # a causal LM about to be saved
+                    tok, # the tokenizer saved with it
+                   ):
+    "Give `model`'s config and generation config `tok`'s ids; generation ends at `<|eot_id|>` or `<|end_of_text|>`."
+    from transformers import GenerationConfig
+    vocab = tok.get_vocab()
+    stop = [i for i in dict.fromkeys([vocab.get(EOT), vocab.get(EOS), tok.eos_token_id]) if i is not None]
+    pad = tok.pad_token_id if tok.pad_token_id is not None else stop[0]
+    model.config.bos_token_id, model.config.eos_token_id, model.config.pad_token_id = tok.bos_token_id, stop, pad
+    gc = model.generation_config or GenerationConfig()
+    gc.bos_token_id, gc.eos_token_id, gc.pad_token_id = tok.bos_token_id, stop, pad
+    model.generation_config = gc
+    return model

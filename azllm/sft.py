@@ -6,16 +6,16 @@ Docs: https://azllm.github.io/azllm/sft.html.md"""
 
 # %% ../nbs/32_sft.ipynb #b2a2c836
 from __future__ import annotations
-import json, re, shutil, warnings
+import json, os, re, shutil, warnings
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
 from pydantic import Field, field_validator
 from peft import LoraConfig, PeftModel
 from transformers import TextStreamer
-from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0
+from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0, looks_local
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
-from .model import load_model, transfer_vocabulary
+from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
 from .trainer import TrainConfig, Trainer, run_training, data_dir
@@ -49,6 +49,12 @@ def _jsonl_chats(path:Path) -> list[dict]:
     except UnicodeDecodeError as e:
         line_no = raw[:e.start].count(b'\n') + 1
         raise AzllmError(f"{path}:{line_no}: not valid UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8") from None
+    if text.lstrip().startswith('['):                          # one JSON array of examples: how Alpaca data usually ships
+        try: rows = json.loads(text)
+        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from None
+        if (bad := next((i for i, r in enumerate(rows) if not isinstance(r, dict)), None)) is not None:
+            raise AzllmError(f"{path}: item {bad + 1} of the JSON array is not a JSON object; " + CHAT_FORMATS)
+        return _convert([dict(r, where=f"{path} item {i + 1}") for i, r in enumerate(rows)], str(path))
     for line_no, line in enumerate(text.split('\n'), 1):     # not splitlines: U+2028 may sit inside a JSON string
         if not line.strip(): continue
         try: row = json.loads(line)
@@ -373,8 +379,13 @@ def encode_chats(chats:list[dict], # from `read_chats`
     encs = [encode_chat(ex, i, tok) for i, ex in enumerate(kept)]
     return [dict(input_ids=e['input_ids'][:seq_len], trained=e['trained'][:seq_len]) for e in encs], st
 
-def _base_ref(spec:str) -> str:
-    return spec if spec.startswith('preset:') or not Path(spec).exists() else str(Path(spec).resolve())
+def _base_ref(spec:str, # the run's `model`
+              run_dir:str|Path, # the run's `output_dir` (the adapter goes to `final/` in it)
+             ) -> str:
+    "How the adapter names its base: relative to `final/` when the base lies in the run's tree (the run directory's parent), else absolute."
+    if spec.startswith('preset:') or not Path(spec).exists(): return spec
+    base, final = Path(spec).resolve(), (Path(run_dir)/'final').resolve()
+    return os.path.relpath(base, final) if base.is_relative_to(final.parent.parent) else str(base)
 
 # %% ../nbs/32_sft.ipynb #43cdc93a
 class SFTTask:
@@ -416,14 +427,14 @@ class SFTTask:
         if rt.main:
             peft_model = inner_peft(model)
             with atomic_dir(out) as tmp:
-                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model)
+                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model, cfg.output_dir)
                 # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
                 peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
                 tok.save_pretrained(tmp)
                 if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
                     base, _, _ = sft_model(cfg, tok)
                     if cfg.load_in_4bit: base = dequantize_4bit(base)    # the NF4 weights it trained on, as a plain bf16 model
-                    base.save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
+                    set_special_ids(base, tok).save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
                 save_config(cfg, tmp/'azllm_config.yml')
         rt.barrier()
 
@@ -462,13 +473,23 @@ def adapter_config(adapter_dir:Path) -> dict:
     if not isinstance(d, dict): raise AzllmError(f"{p}: a JSON {type(d).__name__}, not a peft adapter config (a mapping of keys)")
     return d
 
+_NAME_BASE = "name it: azllm export ADAPTER --merge --model BASE, or azllm chat BASE --adapter ADAPTER"
+
+def _recorded_base(adapter_dir:Path, ref:str) -> str:
+    "Where the base an adapter records lies: a path relative to the adapter is read from there; a hub id stays as it is."
+    if not ref or ref.startswith('preset:') or not looks_local(ref): return ref
+    return str(Path(ref) if Path(ref).is_absolute() else (Path(adapter_dir)/ref).resolve())
+
 def _adapter_base(adapter_dir:Path) -> str:
     if (adapter_dir/'base').is_dir(): return str(adapter_dir/'base')
     ref = adapter_config(adapter_dir).get('base_model_name_or_path')
     if ref is not None and not isinstance(ref, str): raise AzllmError(f"{adapter_dir}/adapter_config.json: base_model_name_or_path is not a string")
     if not ref or ref.startswith('preset:'):
-        raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; name the base model")
-    return ref
+        raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; {_NAME_BASE}")
+    base = _recorded_base(adapter_dir, ref)
+    if looks_local(ref) and not Path(base).exists():
+        raise AzllmError(f"{adapter_dir}: its base model {base} is not there (moved or deleted?); {_NAME_BASE}")
+    return base
 
 def adapter_dir_of(path:str|Path) -> Path|None:
     "The adapter directory of `path`: itself if it holds `adapter_config.json`, else an SFT run's `final/`; None if neither."
@@ -527,7 +548,7 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
     merged = model.merge_and_unload()
     if dtype: merged = merged.to(getattr(torch, dtype))
     with atomic_dir(out, 'merged-model', overwrite) as tmp:
-        merged.save_pretrained(tmp)
+        set_special_ids(merged, tok).save_pretrained(tmp)
         tok.save_pretrained(tmp)
         write_json(dict(base=model_dir_or_spec or _adapter_base(adapter_dir_of(adapter_dir)), adapter=str(adapter_dir_of(adapter_dir).resolve())),
                    tmp/'azllm_merge.json')
@@ -548,9 +569,12 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
         for p in adapter_dir.iterdir():
             if p.is_file(): shutil.copy2(p, tmp/p.name)
             elif p.name == 'base' and p.is_dir(): shutil.copytree(p, tmp/'base')   # the rebuilt random base of a preset run
-        if not _has_tokenizer(tmp):
-            base = json.loads((adapter_dir/'adapter_config.json').read_text()).get('base_model_name_or_path')
-            load_tokenizer(base if _has_tokenizer(base) else None).save_pretrained(tmp)
+        cfg_file = tmp/'adapter_config.json'
+        acfg = json.loads(cfg_file.read_text())
+        base = _recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
+        if base != acfg.get('base_model_name_or_path'):      # a path relative to the old place: the copy names it absolutely
+            cfg_file.write_text(json.dumps({**acfg, 'base_model_name_or_path': base}, indent=2) + '\n')
+        if not _has_tokenizer(tmp): load_tokenizer(base if _has_tokenizer(base) else None).save_pretrained(tmp)
     return Path(out)
 
 # %% ../nbs/32_sft.ipynb #292628eb

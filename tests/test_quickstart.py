@@ -29,7 +29,7 @@ def test_outputs_record_no_doubled_or_temporary_path(qs):
     rep = json.loads((out/'report.json').read_text())
     assert Path(rep['sft']['adapter']) == out.resolve()/'sft'/'final'
     assert json.loads((out/'sft'/'final'/'adapter_config.json').read_text())['base_model_name_or_path'] == \
-        str(out.resolve()/'cpt'/'custom-tokenizer-phase2'/'final')
+        '../../cpt/custom-tokenizer-phase2/final'                                  # relative: the quickstart can move
     assert '## What next' in (out/'report.md').read_text()
 
 
@@ -49,3 +49,28 @@ def test_export_merge_and_adapter_copy_from_another_directory(qs):
     r = azllm('export', f"{qs['rel']}/sft", '--out', 'adapter', cwd=qs['elsewhere'])
     assert r.returncode == 0, r.stderr
     assert (qs['elsewhere']/'adapter'/'adapter_config.json').exists() and (qs['elsewhere']/'adapter'/'tokenizer.json').exists()
+
+
+def test_what_next_commands_run_on_a_moved_quickstart(qs, monkeypatch, capsys):
+    "The report's first commands (chat, export, eval of its own outputs), as written, after the whole run directory moved."
+    import os, shlex, shutil
+    from conftest import ROOT
+    from azllm.cli import main
+    new = qs['root']/'moved'
+    (new/'runs').mkdir(parents=True)
+    for d in ('configs', 'data_samples'): os.symlink(ROOT/d, new/d)          # the repository root, where the commands run
+    shutil.move(qs['out'], new/'runs'/'qs')
+    try:
+        monkeypatch.chdir(new)
+        report = (new/'runs'/'qs'/'report.md').read_text()
+        block = re.search(r'## What next.*?```bash\n(.*?)```', report, re.S).group(1)
+        lines = block.strip().splitlines()
+        assert [shlex.split(l)[1] for l in lines] == ['chat', 'export', 'eval']
+        for line in lines:
+            argv = shlex.split(line)[1:]
+            argv += {'chat': ['--max-new-tokens', '4'], 'eval': ['max_new_tokens=4', 'max_docs=2']}.get(argv[0], [])
+            assert main(argv) == 0, (line, capsys.readouterr().err)
+        assert (new/'runs'/'qs-merged'/'model.safetensors').exists() and (new/'runs'/'qs-eval'/'report.md').exists()
+        stage1 = report.split('## Stage 1', 1)[1].split('## Stage 2', 1)[0]
+        assert '| llama3 |' in stage1 and '| base |' not in stage1            # "base" is the stage 2 model only
+    finally: shutil.move(new/'runs'/'qs', qs['out'])
