@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Optional, Union
 import numpy as np
 import torch
 import torch.distributed as dist
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text
@@ -80,6 +80,13 @@ class TrainConfig(Config):
     seed: int = Field(0, ge=0, lt=2**32)         # model init (presets), data order, dropout (NumPy takes 0 .. 2**32 - 1)
     tensorboard: bool = True                     # write TensorBoard logs to output_dir/tb
 
+    @field_validator('micro_batch', mode='wrap')
+    @classmethod
+    def _micro_batch(cls, v, handler):
+        # one message for the two forms, instead of one per branch of the union
+        try: return handler(v)
+        except ValidationError: raise ValueError(f"must be a whole number from 1 to {MAX_COUNT}, or auto") from None
+
     @model_validator(mode='before')
     @classmethod
     def _old_keys(cls, d):
@@ -92,12 +99,6 @@ class TrainConfig(Config):
             if isinstance(d.get('valid_data'), str): d = dict(d, valid_data=[d['valid_data']])
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
         return d
-
-    @field_validator('micro_batch')
-    @classmethod
-    def _micro_batch(cls, v):
-        if v != 'auto' and v <= 0: raise ValueError("micro_batch must be greater than 0 or auto")
-        return v
 
     @model_validator(mode='after')
     def _batch_keys(self):
