@@ -418,8 +418,8 @@ def atomic_dir(out:str|Path, # final output directory
         os.chmod(tmp, 0o777 & ~umask)                # mkdtemp makes it private (0700); outputs get the usual mode
         yield tmp
         check_output(out, kind, overwrite)           # nothing else has appeared there in the meantime
-        _usual_modes(tmp)
         write_marker(tmp, kind, listing(tmp))        # the marker vouches for exactly these files
+        _usual_modes(tmp)                            # (modes only: the listing's sizes still hold)
         _swap_in(tmp, out)
         ok = True
     finally:
