@@ -18,7 +18,7 @@ from .runtime import Runtime
 __all__ = ['SIDECAR', 'CRASH_POINTS', 'LOCK', 'is_url', 'fs_of', 'list_checkpoints', 'clean_uncommitted', 'sha256_of',
            'hash_files', 'rng_state', 'set_rng_state', 'SafeUnpickler', 'read_metadata', 'crash_point',
            'split_optimizer_state', 'check_like', 'save_checkpoint', 'read_sidecar', 'verify_checkpoint',
-           'load_checkpoint', 'resume_latest', 'RunLock']
+           'load_checkpoint', 'RunLock']
 
 # %% ../nbs/04_checkpoint.ipynb #9a18ec5f
 SIDECAR = 'azllm_checkpoint.json'
@@ -340,16 +340,7 @@ def load_checkpoint(path:str, # a committed checkpoint
                          f"{(str(cause).splitlines() or [''])[0][:200]}") from None
     return meta
 
-def resume_latest(ckpt_dir:str, model, opt, sched, rt:Runtime) -> Optional[dict]:
-    "Load the newest intact committed checkpoint, falling back past corrupt ones (saying so); None if there is none."
-    cks = list_checkpoints(ckpt_dir)
-    for i, path in enumerate(reversed(cks)):
-        bad = verify_checkpoint(path, rt)
-        if not bad: return dict(load_checkpoint(path, model, opt, sched, rt, verified=True), path=path)
-        rt.print(f"checkpoint {path} is corrupt ({', '.join(bad[:3])} differ from its sidecar's SHA-256); "
-                 + ("falling back to the previous one" if i + 1 < len(cks) else "no earlier checkpoint"))
-    if cks: raise AzllmError(f"every checkpoint in {ckpt_dir} is corrupt; move them away to start over, or restore them")
-    return None
+
 
 # %% ../nbs/04_checkpoint.ipynb #20e56c6e
 LOCK = '.azllm.lock'

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #576d8b4e
 from __future__ import annotations
-import contextlib, difflib, errno, functools, json, os, re, shutil, socket, sys, tempfile, threading
+import argparse, contextlib, difflib, errno, functools, json, os, re, shutil, socket, sys, tempfile, threading
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -14,11 +14,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MARKER', 'AzllmError', 'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides',
-           'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'print0', 'md_table', 'write_json', 'repo_root',
-           'run_on_gpu', 'read_marker', 'output_kind', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files',
-           'check_output', 'atomic_dir', 'check_output_dir', 'RunDir', 'run_dir', 'require_fs', 'looks_local',
-           'hub_offline', 'resolve_source']
+__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'expand_path', 'Config',
+           'yaml_key_lines', 'apply_overrides', 'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in',
+           'print0', 'md_table', 'write_json', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
+           'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output', 'atomic_dir', 'require_fs',
+           'looks_local', 'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -205,6 +205,25 @@ def save_config(cfg:BaseModel, # a validated config
     return path
 
 # %% ../nbs/00_core.ipynb #e8d10e33
+def int_in(lo:int, # smallest allowed value
+           hi:int|None=None, # largest allowed value (None: no limit)
+           why_lo:str='', # why `lo` is the smallest, said when a value is below it
+          ):
+    "An argparse `type`: an integer in [lo, hi], else a clear error."
+    def parse(text:str) -> int:
+        try: v = int(text.replace('_', ''))
+        except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if v < lo or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f"{v:,} is " + (f"too small ({why_lo}); " if v < lo and why_lo else "out of range: ")
+                                             + f"use {lo:,}" + (f" to {hi:,}" if hi is not None else " or more"))
+        return v
+    parse.__name__ = 'integer'
+    return parse
+
+# the byte alphabet (256), Llama 3's special tokens (256) and at least one merge; 2**24 is far beyond any real vocabulary,
+# and below what makes `tokenizers` abort natively. Here, not in azllm.tokenizer, so `azllm --help` checks flags without it.
+MIN_VOCAB, MAX_VOCAB = 256 + 256 + 1, 2**24
+
 def print0(*args, **kwargs):
     "Print only on the main process (rank 0) of a distributed run."
     if int(os.environ.get('RANK', '0')) == 0: print(*args, **kwargs, flush=True)
@@ -428,51 +447,6 @@ def atomic_dir(out:str|Path, # final output directory
             for a in made:
                 try: a.rmdir()
                 except OSError: break
-
-# %% ../nbs/00_core.ipynb #dae113bd
-def check_output_dir(path:str|Path, # run directory, written incrementally
-                     kind:str, # cpt-run, sft-run, ...
-                     overwrite:bool=False, # write into it even if it is not an azllm run of this kind
-                    ) -> bool:
-    "Create the run directory `path` with its marker, or accept an existing run of the same `kind`; True if it is new or was empty."
-    path = Path(path)
-    check_output(path, kind, overwrite)
-    if path.is_symlink() or (path.exists() and not path.is_dir()): path.unlink()     # only with overwrite (checked above)
-    path.mkdir(parents=True, exist_ok=True)
-    new = next(path.iterdir(), None) is None
-    if output_kind(path) != kind: write_marker(path, kind)
-    return new
-
-class RunDir:
-    "Handle of a run directory opened by `run_dir`: call `keep()` once the run has something worth keeping."
-    def __init__(self, path:Path, new:bool): self.path, self.new, self.kept = path, new, False
-    def keep(self): self.kept = True
-
-@contextlib.contextmanager
-def run_dir(path:str|Path, # run directory
-            kind:str, # cpt-run, sft-run, ...
-            overwrite:bool=False, # write into it even if it is not an azllm run of this kind
-            main:bool|None=None, # whether this process owns the directory (default: rank 0)
-           ):
-    "Open a run directory (`check_output_dir`); if the block fails before `keep()`, remove what it created."
-    path = Path(path)
-    main = int(os.environ.get('RANK', '0')) == 0 if main is None else main
-    if not main: yield RunDir(path, False); return
-    made = [path] + _missing_parents(path) if not path.exists() else []
-    before = set(os.listdir(path)) if path.is_dir() else set()
-    h = RunDir(path, check_output_dir(path, kind, overwrite))
-    try: yield h
-    except BaseException:
-        if not h.kept:
-            if made:
-                shutil.rmtree(path, ignore_errors=True)
-                for a in made[1:]:
-                    try: a.rmdir()
-                    except OSError: break
-            else:
-                for name in set(os.listdir(path)) - before: _remove(path/name)
-        raise
-    else: h.keep()
 
 # %% ../nbs/00_core.ipynb #48fa6ed1
 _EXTRAS = {'s3': ('s3fs', "pip install 'azllm[s3]'"), 's3a': ('s3fs', "pip install 'azllm[s3]'"),

@@ -20,15 +20,16 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
-from .sft import _has_tokenizer, _adapter_base, recorded_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
+from .tokenizer import has_tokenizer
+from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
+from .generate import generate
 from .harness import load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks
 
 
 # %% auto #0
 __all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'BENCH_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval',
-           'score_text', 'generate', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility',
-           'read_losses', 'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections',
-           'eval_data', 'run_eval']
+           'score_text', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility', 'read_losses',
+           'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections', 'eval_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -111,9 +112,9 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
         adapter = str(adapter)
         if adapter_dir_of(adapter) is None:
             raise AzllmError(f"model {name!r}: {adapter} is not an adapter directory (no adapter_config.json)")
-        try: path = path or _adapter_base(Path(adapter))
+        try: path = path or adapter_base(Path(adapter))
         except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
-    if tokenizer is None: tokenizer = next((p for p in (adapter, path) if _has_tokenizer(p)), None)
+    if tokenizer is None: tokenizer = next((p for p in (adapter, path) if has_tokenizer(p)), None)
     if tokenizer is None and not path.startswith('preset:') and not Path(path).exists(): tokenizer = path   # hub id: its own
     return dict(path=path, adapter=adapter, tokenizer=None if tokenizer is None else str(tokenizer))
 
@@ -185,25 +186,6 @@ def score_text(model, tok, # a causal LM and its tokenizer
     return dict(bpb=r['val_bpb'], perplexity=r['val_ppl'], loss=r['val_loss'], tokens=r['val_tokens'], bytes=r['val_bytes'], windows=n)
 
 # %% ../nbs/40_eval.ipynb #72a01eb9
-@torch.no_grad()
-def generate(model, tok, # a causal LM and its tokenizer
-             prompts:list[str], # one user message (or text to continue) each
-             chat:bool=False, # through the chat template with the assistant header; else plain continuation
-             max_new_tokens:int=64, # longest output
-            ) -> list[str]:
-    "Each prompt's greedy output, stopping at `<|eot_id|>` or end of text."
-    model.eval()
-    stop = [i for i in dict.fromkeys([tok.eos_token_id, tok.get_vocab().get(EOT)]) if i is not None]
-    out = []
-    for p in prompts:
-        enc = (tok.apply_chat_template([{'role': 'user', 'content': p}], add_generation_prompt=True, return_dict=True, return_tensors='pt')
-               if chat else tok(p, return_tensors='pt'))
-        enc = {k: enc[k].to(model.device) for k in ('input_ids', 'attention_mask')}
-        ids = model.generate(**enc, max_new_tokens=max_new_tokens, do_sample=False, temperature=None, top_p=None, top_k=None,
-                             eos_token_id=stop, pad_token_id=tok.pad_token_id if tok.pad_token_id is not None else stop[0])
-        out.append(tok.decode(ids[0, enc['input_ids'].shape[1]:], skip_special_tokens=True).strip())
-    return out
-
 def use_chat(chat:bool|str, # True, False or 'auto'
              tok, # the model's tokenizer
              src:dict, # from `resolve_model`
@@ -241,7 +223,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     try: res = dict(name=name, **src, **score_text(model, tok, docs, seq_len, micro_batch, max_windows), fertility=fertility_stats(tok, docs))
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     res['chat'] = use_chat(chat, tok, src, name)
-    res['generations'] = dict(zip(prompts, generate(model, tok, prompts, res['chat'], max_new_tokens))) if prompts else {}
+    res['generations'] = {p: generate(model, tok, p, chat=res['chat'], max_new_tokens=max_new_tokens) for p in prompts or []}
     res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, batch_size) if tasks else None
     res['benchmarks'] = task_scores(res['harness']) if tasks else {}
     res['seconds'] = time.perf_counter() - t0

@@ -6,9 +6,10 @@ Docs: https://azllm.github.io/azllm/sagemaker.html.md"""
 
 # %% ../nbs/71_sagemaker.ipynb #e3f983e6
 from __future__ import annotations
-import argparse, json, os, re, shlex, sys, tarfile, time
+import argparse, json, os, re, shlex, subprocess, sys, tarfile, time
 from pathlib import Path
-from .core import AzllmError, load_config
+from .core import AzllmError, load_config, int_in
+from .stages import read_runs
 
 # %% auto #0
 __all__ = ['SM_ROOT', 'CHECKPOINTS', 'PATH_KEYS', 'DATA_KEYS', 'BUNDLE_LIMIT', 'IMAGE_ACCOUNT', 'IMAGE_REGIONS', 'IMAGE_TAG',
@@ -50,13 +51,15 @@ def job_commands(env:dict, # from `sagemaker_env`
 
 def job_main(root:str|Path=SM_ROOT, # SageMaker's directory
              dry_run:bool=False, # print the commands instead of running them
+             run=None, # call `run(args)` for each run instead of a new `python -m azllm.cli` process
             ) -> int:
     "Inside a SageMaker job: run every azllm run of the job on this instance; return the first non-zero exit code."
-    from azllm.cli import main
     env = sagemaker_env(root)
     for args in job_commands(env):
         print(f"azllm: {env['current_host']} (node {env['node_rank']} of {len(env['hosts'])}): azllm {shlex.join(args)}", flush=True)
-        if (rc := main(args + ['--dry-run'] * dry_run)): return rc
+        args = args + ['--dry-run'] * dry_run
+        # each run in its own `azllm` process, as typed by hand (the CLI sits above this module; a test passes `run=main`)
+        if (rc := run(args) if run else subprocess.call([sys.executable, '-m', 'azllm.cli', *args])): return rc
     return 0
 
 # %% ../nbs/71_sagemaker.ipynb #77226400
@@ -71,16 +74,9 @@ def _size(p:Path) -> int: return p.stat().st_size if p.is_file() else sum(f.stat
 def plan_runs(args:list[str], # configs and key=value overrides, as for `azllm train`
              ) -> tuple[list[dict], list[str]]:
     "The job's runs ({config, overrides} with paths rewritten for the job) and the local files to bundle."
-    from azllm.cli import _stage, _stage_of, _STAGE_NAMES, overrides_per_config, check_distinct_outputs
-    configs, overrides = [c for c in args if '=' not in c], [c for c in args if '=' in c]
-    if not configs: raise AzllmError("give at least one CONFIG.yml")
-    cfgs = []
-    for c, own in zip(configs, overrides_per_config(configs, overrides)):
-        stage = _stage_of(Path(c), own)
-        if stage not in _STAGE_NAMES: raise AzllmError(f"{c}: `stage:` must be one of {', '.join(_STAGE_NAMES)} (got {stage!r})")
-        model = _stage(stage)[0]
-        cfgs.append((c, model, load_config(c, model, own), own))
-    check_distinct_outputs(configs, [cfg for _, _, cfg, _ in cfgs])
+    runs = read_runs(args)
+    configs = [str(r.path) for r in runs]
+    cfgs = [(str(r.path), r.config_class, r.config, r.overrides) for r in runs]
     tops = {Path(cfg.output_dir).parts[0] for _, _, cfg, _ in cfgs if _is_local_relative(cfg.output_dir)}
     # inside an earlier run's output_dir, or a `model` in the run tree: a job's result, read from /opt/ml/checkpoints even if
     # a local copy is here (a leftover of a local run must never be what the job trains on)
@@ -272,7 +268,6 @@ def cmd_sagemaker_status(a):
 def add_sagemaker_parser(subparsers, # the object returned by `ArgumentParser.add_subparsers()` of the `azllm` parser
                         ) -> argparse.ArgumentParser:
     "Register `azllm sagemaker submit` and `azllm sagemaker status`; return the `sagemaker` parser."
-    from azllm.cli import int_in               # the CLI's bounded integers: a negative disk is refused before any upload
     sm = subparsers.add_parser('sagemaker', help='run training as SageMaker jobs (needs azllm[sagemaker])')
     sub = sm.add_subparsers(dest='action', metavar='ACTION', required=True)
     p = sub.add_parser('submit', help='submit `azllm train CONFIG...` as a SageMaker training job',

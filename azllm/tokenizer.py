@@ -15,14 +15,14 @@ from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from transformers import AutoTokenizer, PreTrainedTokenizerFast
 from pydantic import Field
-from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, print0
+from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
 from .data import read_documents
 
 # %% auto #0
-__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME', 'MIN_VOCAB',
-           'MAX_VOCAB', 'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer',
-           'load_tokenizer', 'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer',
-           'save_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
+__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
+           'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
+           'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer',
+           'has_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -109,8 +109,7 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
     return tok
 
 # %% ../nbs/10_tokenizer.ipynb #c11570f1
-MIN_VOCAB = 256 + N_SPECIAL + 1
-MAX_VOCAB = 2**24        # 16.7M tokens; far beyond any real vocabulary, and below what makes `tokenizers` abort natively
+assert MIN_VOCAB == 256 + N_SPECIAL + 1      # azllm.core's bound: the byte alphabet, the special tokens, one merge
 
 def check_vocab_size(vocab_size:int):
     "Raise `AzllmError` if `vocab_size` cannot hold the byte alphabet, the special tokens and one merge, or is absurdly large."
@@ -230,6 +229,11 @@ def save_tokenizer(tok:PreTrainedTokenizerFast, # the tokenizer
         write_json({'vocab_size': len(tok), **(meta or {})}, Path(tmp)/'azllm_tokenizer.json')
         if config is not None: save_config(config, Path(tmp)/'azllm_config.yml')
     return Path(out)
+
+# %% ../nbs/10_tokenizer.ipynb #4afad83c
+def has_tokenizer(p) -> bool:
+    "Whether `p` (or None) is a directory holding a tokenizer."
+    return p is not None and Path(p).is_dir() and ((Path(p)/'tokenizer.json').exists() or (Path(p)/'tokenizer_config.json').exists())
 
 # %% ../nbs/10_tokenizer.ipynb #ca921dee
 class TokenizerRun(Config):

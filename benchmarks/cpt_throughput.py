@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 from transformers import LlamaConfig, LlamaForCausalLM
 from azllm.model import PRESETS
 from azllm.core import AzllmError
-from azllm.liger import profile_kernel_names, liger_kernels_in_trace, verify_liger
+from azllm.liger import LIGER_KERNELS, profile_kernel_names, liger_kernels_in_trace
 from azllm.runtime import Runtime
 from azllm.trainer import TrainConfig, build_engine, train_step
 
@@ -32,6 +32,36 @@ ROWS = {  # name: (liger kernels, compile decoder layers, gradient checkpointing
 }
 MBS = {'hf': [4, 8, 12, 16, 20, 24], 'liger': [8, 16, 24, 32, 40, 48], 'fast': [8, 16, 32, 40, 48, 56, 64],
        'fast_ckpt': [8, 128, 256]}
+
+
+def verify_liger(kernels=LIGER_KERNELS, # kernels to patch and look for
+                 seq:int=512, micro_batch:int=4, seed:int=0) -> dict:
+    "Patch a small Llama with Liger; check its kernels in the profiler trace, and its loss and gradients against the original, through `train_step`."
+    import copy
+    if not torch.cuda.is_available(): raise AzllmError("verify_liger needs a CUDA GPU")
+    cfg = LlamaConfig(vocab_size=32000, hidden_size=512, intermediate_size=1408, num_hidden_layers=4, num_attention_heads=8,
+                      num_key_value_heads=4, max_position_embeddings=2048)
+    torch.manual_seed(seed)
+    with torch.device('cuda'): ref = LlamaForCausalLM(cfg)
+    models = dict(ref=ref, fused=copy.deepcopy(ref), traced=copy.deepcopy(ref))
+    run = TrainConfig(output_dir='unused', train_data=['unused'], precision='bf16', liger=False, compile=False, warmup_steps=0)
+    engines, grads = {}, {}
+    for name, m in models.items():           # the same engine a run builds; the fused ones get Liger
+        r = run if name == 'ref' else run.model_copy(update=dict(liger=True, liger_kernels=list(kernels)))
+        engines[name], info = build_engine(m, r, Runtime(cuda=True), 10)
+        if name == 'fused': ks = info['liger']
+    for name in ('ref', 'fused'):            # the gradients as the optimizer sees them, before its step
+        engines[name].opt.register_step_pre_hook(lambda opt, a, kw, name=name: grads.__setitem__(
+            name, [p.grad.detach().float().clone() for p in models[name].parameters()]))
+    ids = torch.randint(0, cfg.vocab_size, (micro_batch, seq + 1), device='cuda')
+    batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
+    found = liger_kernels_in_trace(profile_kernel_names(lambda: train_step(engines['traced'], [batch], micro_batch * seq)), ks)
+    l_ref, l_fused = (train_step(engines[n], [batch], micro_batch * seq)['loss'].item() for n in ('ref', 'fused'))
+    grad_err = max(((a - b).norm() / a.norm()).item() for a, b in zip(grads['ref'], grads['fused']))
+    res = dict(kernels_in_trace=found, loss_ref=l_ref, loss_liger=l_fused, loss_rel_diff=abs(l_ref - l_fused) / l_ref,
+               max_grad_rel_err=grad_err)
+    if res['loss_rel_diff'] > 1e-2 or grad_err > 2e-2: raise AzllmError(f"Liger changed the results beyond bf16 tolerance: {res}")
+    return res
 
 
 def build(row):
@@ -91,7 +121,7 @@ def main():
     ap.add_argument('--rows', default='hf,liger,fast,fast_ckpt', help="rows to measure now; rows already in --out are kept")
     ap.add_argument('--steps', type=int, default=6, help='timed steps per point')
     ap.add_argument('--loss-steps', type=int, default=50, help='steps of the loss comparison (0 = skip)')
-    ap.add_argument('--verify', action='store_true', help='also run azllm.liger.verify_liger (kernels in trace, loss and grads)')
+    ap.add_argument('--verify', action='store_true', help='also run verify_liger (kernels in trace, loss and grads against the unpatched model)')
     ap.add_argument('--out', default=str(ROOT/'benchmarks/results/cpt_throughput_h200.json'))
     a = ap.parse_args()
     cfg = LlamaConfig(vocab_size=VOCAB, **PRESETS['llama-3.2-1b'])

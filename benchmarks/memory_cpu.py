@@ -15,19 +15,19 @@ from azllm.memory import run_measurement, estimate_memory, GIB
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument('--nproc', type=int, default=2, help='gloo processes (ranks)')
-for k, v in dict(hidden=256, layers=4, vocab=128_256, heads=4, kv_heads=2, micro_batch=2, seq=64).items():
+for k, v in dict(hidden=256, layers=4, vocab=128_256, heads=4, kv_heads=2, micro_batch=2, seq_len=64).items():
     ap.add_argument('--' + k.replace('_', '-'), type=int, default=v)
 a = ap.parse_args()
-shape = dict(hidden=a.hidden, layers=a.layers, vocab=a.vocab, heads=a.heads, kv_heads=a.kv_heads, micro_batch=a.micro_batch, seq=a.seq)
+shape = dict(hidden=a.hidden, layers=a.layers, vocab=a.vocab, heads=a.heads, kv_heads=a.kv_heads, micro_batch=a.micro_batch, seq_len=a.seq_len)
 
 t = time.perf_counter()
-m = run_measurement(('ddp', 'fsdp'), nproc=a.nproc, dtypes=('fp32', 'bf16'), **shape)
+m = run_measurement(('ddp', 'fsdp2'), nproc=a.nproc, dtypes=('fp32', 'bf16'), **shape)
 seconds = time.perf_counter() - t
 
 parts = ('params', 'grads', 'optimizer', 'total')
 rows = []
 for r in m['results']:
-    est = estimate_memory(r['params'], gpus=r['world_size'], strategy=r['strategy'], precision=r['dtype'], optimizer='adamw')
+    est = estimate_memory(r['params'], gpus=r['world_size'], strategy=r['strategy'], precision={'fp32': 'fp32', 'bf16': 'pure-bf16'}[r['dtype']], optimizer='adamw')   # dtype bf16: the model cast to bf16
     est['total_bytes'] = est['model_state_bytes']            # model state only: no activations in this comparison
     row = dict(strategy=r['strategy'], dtype=r['dtype'], params=r['params'])
     for k in r['ranks']:
@@ -40,8 +40,8 @@ res = dict(command='python ' + ' '.join(sys.argv), launches=m['command'],
            machine=f'{platform.node()}: {os.cpu_count()} CPU cores, {platform.machine()}', python=sys.version.split()[0],
            versions=dict(torch=torch.__version__, transformers=transformers.__version__), seconds=round(seconds, 1),
            model=dict(shape, intermediate=4 * a.hidden, tied=True, params=rows[0]['params']),
-           notes='bytes each rank holds after one AdamW step; optimizer bytes include AdamW step counters '
-                 '(one 4-byte scalar per parameter tensor, not sharded), which the estimate leaves out',
+           notes='bytes each rank holds after one AdamW step (azllm.runtime.state_bytes, what the engine logs); AdamW step '
+                 'counters (one scalar per parameter tensor) are not counted, as the estimate leaves them out',
            rows=rows)
 out = Path(__file__).parent/'results'/'memory_cpu.json'
 out.write_text(json.dumps(res, indent=2) + '\n')

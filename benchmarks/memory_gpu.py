@@ -1,6 +1,6 @@
 """Peak GPU memory of training steps of the Llama 3.2 1B shape on one GPU, next to the estimate.
 
-    python benchmarks/memory_gpu.py [--seq 2048] [--snapshot runs/memory_gpu_sdpa_mb1.pickle]
+    python benchmarks/memory_gpu.py [--seq-len 2048] [--snapshot runs/memory_gpu_sdpa_mb1.pickle]
 
 (with azllm importable: `pip install -e .`, or `PYTHONPATH=.` on a machine where it is not installed).
 
@@ -19,7 +19,7 @@ from azllm.memory import cuda_peak_memory, config_shape, estimate_memory, make_t
 from azllm.model import PRESETS
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-ap.add_argument('--seq', type=int, default=2048, help='tokens per sequence')
+ap.add_argument('--seq-len', type=int, default=2048, help='tokens per sequence')
 ap.add_argument('--snapshot', default=None, help='dump the allocator snapshot of the first measured step here')
 ap.add_argument('--out', default=str(Path(__file__).parent/'results'/'memory_gpu.json'))
 a = ap.parse_args()
@@ -45,11 +45,11 @@ for name, kw, micro_batches in RUNS:
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
     for mb in micro_batches:
         t = time.perf_counter()
-        r = cuda_peak_memory(make_train_step(model, opt, mb, a.seq), snapshot=snapshot)
+        r = cuda_peak_memory(make_train_step(model, opt, mb, a.seq_len), snapshot=snapshot)
         snapshot = None
-        e = estimate_memory(gpus=1, precision='amp-bf16', micro_batch=mb, seq=a.seq, attention=kw['attn'],
+        e = estimate_memory(gpus=1, precision='bf16', micro_batch=mb, seq_len=a.seq_len, attn_implementation=kw['attn'],
                             grad_checkpointing=kw.get('ckpt', False), **config_shape(model.config))
-        rows.append(dict(configuration=name, attention=kw['attn'], grad_checkpointing=kw.get('ckpt', False), micro_batch=mb, seq=a.seq,
+        rows.append(dict(configuration=name, attention=kw['attn'], grad_checkpointing=kw.get('ckpt', False), micro_batch=mb, seq=a.seq_len,
                          **r, estimate_peak_bytes=e['peak_bytes'], estimate_total_bytes=e['total_bytes'],
                          seconds=round(time.perf_counter() - t, 2)))
         print(f"{name:<32} mb {mb}: peak {r['peak_bytes'] / GIB:6.2f} GiB, estimate {e['peak_bytes'] / GIB:6.2f} GiB "

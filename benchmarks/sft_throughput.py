@@ -48,7 +48,8 @@ def row_hf(kind, steps, skip):
     from peft import get_peft_model
     from azllm.tokenizer import load_tokenizer
     from azllm.model import load_model
-    from azllm.sft import read_chats, lora_config, check_chat_tokenizer, LLAMA_PROJECTIONS
+    from azllm.chats import read_chats, check_chat_tokenizer
+    from azllm.sft import lora_config, LLAMA_PROJECTIONS
     tok = check_chat_tokenizer(load_tokenizer())
     model = load_model('preset:llama-3.2-1b', tok)
     model.config.use_cache = False
@@ -147,7 +148,8 @@ def row_groups(reps=5, warm=3, preset='llama-3.2-1b', device='cuda', rows=8, seq
     from peft import get_peft_model
     from azllm.tokenizer import load_tokenizer
     from azllm.model import preset_config
-    from azllm.sft import lora_config, check_chat_tokenizer
+    from azllm.sft import lora_config
+    from azllm.chats import check_chat_tokenizer
     from azllm.lora_kernels import apply_lora_kernels
     from transformers import LlamaForCausalLM
     tok = check_chat_tokenizer(load_tokenizer())

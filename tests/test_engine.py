@@ -78,7 +78,7 @@ def test_cpt_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer):
 @pytest.mark.slow
 def test_sft_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_files):
     three_ways(write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'one', sft_files), tmp_path)
-    from azllm.sft import load_adapted
+    from azllm.adapters import load_adapted
     for run in ('one', 'ddp', 'fsdp'):
         assert (tmp_path/run/'final'/'adapter_model.safetensors').exists()
         load_adapted(tmp_path/run)                     # loads with peft onto its base

@@ -5,7 +5,8 @@ import pytest, torch, yaml
 from conftest import DATA, ROOT, azllm
 
 from azllm.core import AzllmError, load_config
-from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, generate, load_for_eval, write_report, read_losses,
+from azllm.generate import generate
+from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, read_losses,
                         plot_bpb, valid_documents)
 
 
@@ -93,8 +94,8 @@ def test_lower_level_api(w, tmp_path):
     total = sum(len(d.encode()) for d in docs)
     assert total - 64 * 8 < r['bytes'] <= total
     model, tok, _ = load_for_eval(str(w/'sft'))
-    a = generate(model, tok, AZ_PROMPTS[:2], chat=True, max_new_tokens=5)
-    assert a == generate(model, tok, AZ_PROMPTS[:2], chat=True, max_new_tokens=5) and len(a) == 2
+    a = [generate(model, tok, p, chat=True, max_new_tokens=5) for p in AZ_PROMPTS[:2]]
+    assert a == [generate(model, tok, p, chat=True, max_new_tokens=5) for p in AZ_PROMPTS[:2]] and len(a) == 2
     # a pipeline's own sections next to the evaluation's
     import pandas as pd
     img = tmp_path/'elsewhere.png'; plot_bpb({'a': 1.0}).savefig(img)

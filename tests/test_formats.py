@@ -10,7 +10,9 @@ from azllm.core import AzllmError
 from azllm.data import read_documents
 from azllm.model import load_model
 from azllm.tokenizer import train_tokenizer, load_tokenizer
-from azllm.sft import read_chats, to_messages, chat_format, export_adapter, generate_reply, load_chat_model, chat
+from azllm.chats import read_chats, to_messages, chat_format
+from azllm.adapters import export_adapter
+from azllm.generate import generate, load_chat_model, chat
 
 ALPACA = {'instruction': 'Balansımı necə yoxlayım?', 'input': '', 'output': '*100# yığın.'}
 SHAREGPT = {'conversations': [{'from': 'system', 'value': 'Sən köməkçisən.'}, {'from': 'human', 'value': 'Salam'},
@@ -76,19 +78,19 @@ def test_datasets_directory_in_alpaca_shape(tmp_path, capsys):
 def test_temperature_and_top_p_reach_generate(tiny):
     model, tok = load_chat_model(tiny['base'])
     q = [{'role': 'system', 'content': 'Qısa cavab ver.'}, {'role': 'user', 'content': 'Salam'}]
-    greedy = generate_reply(model, tok, q, max_new_tokens=6)
-    assert generate_reply(model, tok, q, max_new_tokens=6, top_p=0.5) == greedy           # top_p alone keeps greedy
-    torch.manual_seed(0); a = generate_reply(model, tok, q, max_new_tokens=6, temperature=5.0, top_p=0.9)
-    torch.manual_seed(0); b = generate_reply(model, tok, q, max_new_tokens=6, temperature=5.0, top_p=0.9)
+    greedy = generate(model, tok, q, max_new_tokens=6)
+    assert generate(model, tok, q, max_new_tokens=6, top_p=0.5) == greedy           # top_p alone keeps greedy
+    torch.manual_seed(0); a = generate(model, tok, q, max_new_tokens=6, temperature=5.0, top_p=0.9)
+    torch.manual_seed(0); b = generate(model, tok, q, max_new_tokens=6, temperature=5.0, top_p=0.9)
     assert a == b                                                                        # seeded sampling repeats
     with pytest.raises(AzllmError, match='top_p must be in'): chat(tiny['base'], prompt='Salam', top_p=0)
     with pytest.raises(AzllmError, match='temperature must be 0'): chat(tiny['base'], prompt='Salam', temperature=-1)
 
 
 def test_chat_cli_passes_system_temperature_top_p(tiny, monkeypatch):
-    import azllm.sft
+    import azllm.generate
     seen = {}
-    monkeypatch.setattr(azllm.sft, 'chat', lambda *a, **kw: seen.update(kw))
+    monkeypatch.setattr(azllm.generate, 'chat', lambda *a, **kw: seen.update(kw))
     assert main(['chat', str(tiny['base']), '--prompt', 'Salam', '--system', 'S', '--temperature', '0.7', '--top-p', '0.9']) == 0
     assert (seen['system'], seen['temperature'], seen['top_p']) == ('S', 0.7, 0.9)
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 import torch
 from conftest import DATA, ROOT
-from azllm.cli import main, overrides_per_config
+from azllm.cli import main
+from azllm.stages import overrides_per_config
 from azllm.core import AzllmError
 
 PHASE1, PHASE2 = 'configs/cpt_tiny_phase1.yml', 'configs/cpt_tiny_phase2.yml'
@@ -93,7 +94,8 @@ def test_notebooks_launch_into_temporary_directories():
 def outputs(tmp_path_factory):
     "Every kind of model azllm writes: CPT final/ with Llama 3's and with a custom tokenizer, the SFT preset base, a merged SFT."
     from azllm.cpt import CPTRun, train
-    from azllm.sft import SFTRun, run_sft, merge_adapter
+    from azllm.sft import SFTRun, run_sft
+    from azllm.adapters import merge_adapter
     from azllm.tokenizer import train_tokenizer
     from azllm.data import read_documents
     n = torch.get_num_threads(); torch.set_num_threads(1)
@@ -169,7 +171,7 @@ def test_override_mistakes_name_the_override_not_the_file(capsys, scratch):
 
 # ------------------------------------------------------------------------------------------------ 5. a run that moves
 def test_a_moved_run_tree_still_chats_and_exports(outputs, tmp_path, capsys):
-    from azllm.sft import load_adapted
+    from azllm.adapters import load_adapted
     rel = json.loads((outputs['sft']/'adapter_config.json').read_text())['base_model_name_or_path']
     assert rel == '../../cpt-custom/final' and (outputs['sft']/rel).resolve() == outputs['cpt_custom'].resolve()
     moved = tmp_path/'moved'
@@ -247,7 +249,7 @@ def test_known_impossible_runs_fail_in_one_line_before_any_work(scratch, capsys,
 
 # ------------------------------------------------------------------------------------------------ 8. small things
 def test_alpaca_as_one_json_array(tmp_path, capsys):
-    from azllm.sft import read_chats
+    from azllm.chats import read_chats
     rows = [{'instruction': 'Balansımı necə yoxlayım?', 'input': '', 'output': '*100# yığın.'},
             {'instruction': 'Salam', 'input': 'Qısa', 'output': 'Salam!'}]
     f = tmp_path/'alpaca.json'; f.write_text(json.dumps(rows, ensure_ascii=False, indent=2), encoding='utf-8')

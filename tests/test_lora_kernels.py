@@ -5,7 +5,8 @@ from conftest import DATA
 from azllm.core import AzllmError, load_config
 from azllm.tokenizer import load_tokenizer
 from azllm.model import load_model
-from azllm.sft import SFTRun, check_chat_tokenizer, run_sft
+from azllm.sft import SFTRun, run_sft
+from azllm.chats import check_chat_tokenizer
 from azllm.lora_kernels import lora_pair, loss_and_grads, apply_lora_kernels
 
 TOL = 1e-5

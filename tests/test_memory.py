@@ -3,53 +3,76 @@ model state, measured on 2 gloo processes launched with torchrun."""
 import argparse, contextlib, io, json
 import pytest
 from azllm.core import AzllmError
-from azllm.memory import GIB, add_memory_parser, estimate_memory, run_measurement
+from azllm.memory import GIB, estimate_memory, run_measurement
+from azllm.cli import build_parser
 
 N_1B = 1_235_814_400   # Llama 3.2 1B
 
 
-@pytest.mark.parametrize('strategy,published', [('ddp', 9.23), ('fsdp', 1.17)])
+@pytest.mark.parametrize('strategy,published', [('ddp', 9.23), ('fsdp2', 1.17)])
 def test_published_llama_3_2_1b(strategy, published):
     "Pure bf16 (2 + 2 + 2×2 bytes per parameter), in GiB, on 8 GPUs: within 3% of the published figures."
-    e = estimate_memory(N_1B, gpus=8, strategy=strategy, precision='bf16', optimizer='adamw')
+    e = estimate_memory(N_1B, gpus=8, strategy=strategy, precision='pure-bf16', optimizer='adamw')
     assert abs(e['total_bytes'] / GIB / published - 1) < 0.03
     assert e['total_bytes'] == e['params_bytes'] + e['grads_bytes'] + e['optimizer_bytes']
-    assert estimate_memory(N_1B, gpus=8, strategy=strategy) == e          # those are the defaults
+    assert estimate_memory(N_1B, gpus=8, strategy=strategy, optimizer='adamw')['precision'] == 'bf16'   # the default: training's bf16
+    auto = estimate_memory(N_1B, gpus=8, strategy=strategy)                 # autocast: fp32 weights, grads and moments
+    assert auto['model_state_bytes'] == 2 * e['model_state_bytes']
 
 
 def cli(*argv) -> str:
-    ap = argparse.ArgumentParser(prog='azllm')
-    add_memory_parser(ap.add_subparsers(dest='command', required=True))
-    a = ap.parse_args(['memory', 'estimate', *map(str, argv)])
+    a = build_parser().parse_args(['memory', 'estimate', *map(str, argv)])
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): a.func(a)
     return buf.getvalue()
 
 
 def test_cli_json_and_table():
-    j = json.loads(cli('--params', '1.2358144B', '--gpus', 8, '--strategy', 'fsdp', '--json'))
+    j = json.loads(cli('--params', '1.2358144B', '--gpus', 8, '--strategy', 'fsdp2', '--precision', 'pure-bf16', '--json'))
     assert j['params'] == N_1B and abs(j['total_gib'] - 1.17) / 1.17 < 0.03
     for k in ('params_bytes', 'grads_bytes', 'optimizer_bytes', 'activations_bytes', 'total_bytes'): assert isinstance(j[k], int)
-    j = json.loads(cli('--preset', 'llama-3.2-1b', '--micro-batch', 1, '--seq', 2048, '--precision', 'amp-bf16', '--json'))
+    j = json.loads(cli('--preset', 'llama-3.2-1b', '--micro-batch', 1, '--seq-len', 2048, '--precision', 'bf16', '--json'))
     assert j['params'] == N_1B and j['layers'] == 16 and j['activations_bytes'] > 0
-    t = cli('--preset', 'llama-3.2-1b', '--gpus', 8, '--strategy', 'fsdp', '--micro-batch', 2, '--seq', 2048, '--grad-checkpointing')
+    t = cli('--preset', 'llama-3.2-1b', '--gpus', 8, '--strategy', 'fsdp2', '--micro-batch', 2, '--seq-len', 2048, '--grad-checkpointing')
     assert 'total per GPU' in t and 'activations' in t and 'FSDP gathered groups' in t
 
 
 def test_cli_mistakes():
     with pytest.raises(AzllmError, match='give the number of parameters'): cli('--gpus', 8)
-    with pytest.raises(AzllmError, match='need the model shape'): cli('--params', '1B', '--micro-batch', 2, '--seq', 128)
+    with pytest.raises(AzllmError, match='need the model shape'): cli('--params', '1B', '--micro-batch', 2, '--seq-len', 128)
     with pytest.raises(AzllmError, match='unknown model preset'): cli('--preset', 'llama-huge')
     with contextlib.redirect_stderr(io.StringIO()):
         for bad in (['--params', 'lots'], ['--params', '1B', '--strategy', 'zero2'], ['--params', '1B', '--gpus', 0]):
             with pytest.raises(SystemExit): cli(*bad)
 
 
+def test_cli_speaks_the_run_configs_keys(capsys):
+    "`azllm memory estimate CONFIG.yml` reads the training keys; an earlier flag or value name gets one line naming the new one."
+    from conftest import ROOT
+    from azllm.cli import main
+    cfg = str(ROOT/'configs'/'cpt_llama-3.2-1b_8gpu_phase2.yml')
+    j = json.loads(cli(cfg, 'micro_batch=2', 'model=preset:llama-3.2-1b', '--gpus', 8, '--json'))
+    assert (j['gpus'], j['micro_batch'], j['precision'], j['params']) == (8, 2, 'bf16', N_1B)
+    flags = json.loads(cli('--preset', 'llama-3.2-1b', '--gpus', 8, '--strategy', j['strategy'], '--micro-batch', 2, '--seq-len', j['seq_len'],
+                           '--attn-implementation', j['attn_implementation'], *['--fused-ce'] * j['fused_ce'],
+                           *['--fused-kernels'] * j['fused_kernels'], *['--grad-checkpointing'] * j['grad_checkpointing'], '--json'))
+    assert flags['total_bytes'] == j['total_bytes']                          # the config and the flags agree
+    for argv, says in ((['--preset', 'llama-3.2-1b', '--seq', '2048'], '--seq is called --seq-len now'),
+                       (['--preset', 'llama-3.2-1b', '--attention', 'eager'], '--attention is called --attn-implementation now'),
+                       (['--params', '1B', '--strategy', 'fsdp'], "'fsdp' is called 'fsdp2' now"),
+                       (['--params', '1B', '--precision', 'amp-bf16'], "'amp-bf16' is called 'bf16' now")):
+        with pytest.raises(SystemExit) as e: main(['memory', 'estimate', *argv])
+        assert e.value.code == 2 and says in capsys.readouterr().err
+    with pytest.raises(AzllmError, match='micro_batch is auto'): cli(str(ROOT/'configs'/'cpt_llama-3.2-1b_1gpu.yml'))
+    with pytest.raises(AzllmError, match='no Llama shape to read'): cli(cfg)
+    with pytest.raises(AzllmError, match='not stage sft'): cli(str(ROOT/'configs'/'sft_tiny.yml'))
+
+
 def test_fsdp_halves_each_rank():
     "2 gloo processes: FSDP2 gives each rank exactly half of DDP's weights, gradients and AdamW moments."
-    m = run_measurement(('ddp', 'fsdp'), nproc=2, hidden=128, layers=2, vocab=32_000, heads=4, kv_heads=2, seq=32)
+    m = run_measurement(('ddp', 'fsdp2'), nproc=2, hidden=128, layers=2, vocab=32_000, heads=4, kv_heads=2, seq_len=32)
     ddp, fsdp = m['results']
-    assert (ddp['strategy'], fsdp['strategy'], ddp['world_size'], fsdp['world_size']) == ('ddp', 'fsdp', 2, 2)
+    assert (ddp['strategy'], fsdp['strategy'], ddp['world_size'], fsdp['world_size']) == ('ddp', 'fsdp2', 2, 2)
     n = ddp['params']
     est = estimate_memory(n, gpus=2, strategy='ddp', precision='fp32')
     d0 = ddp['ranks'][0]

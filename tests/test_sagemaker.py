@@ -84,7 +84,7 @@ def test_inside_the_job_every_instance_runs_azllm_train_under_torchrun(tmp_path,
     cfg = tmp_path/'input'/'config'; cfg.mkdir(parents=True)
     (cfg/'resourceconfig.json').write_text(json.dumps(dict(current_host='algo-2', hosts=['algo-1', 'algo-2'])))
     (cfg/'hyperparameters.json').write_text(json.dumps(dict(azllm_runs=json.dumps(runs), azllm_launcher='torchrun')))
-    assert job_main(tmp_path, dry_run=True) == 0
+    assert job_main(tmp_path, dry_run=True, run=main) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith('azllm: algo-2 (node 1 of 2)')
     cmd = out[1].split()

@@ -9,9 +9,10 @@ from azllm.core import AzllmError, load_config
 from azllm.data import read_documents
 from azllm.model import load_model
 from azllm.tokenizer import train_tokenizer, extend_tokenizer, load_tokenizer, LLAMA3_CHAT_TEMPLATE, EOT, PAD
-from azllm.sft import (SFTRun, read_chats, check_chat_tokenizer, tokenize_chat, prepare_chats, sft_preview, render_preview,
-                       preview_run, run_sft, sft_model, load_adapted, merge_adapter, encode_chats,
-                       load_chat_model, generate_reply, chat)
+from azllm.sft import SFTRun, preview_run, run_sft, sft_model, encode_chats
+from azllm.chats import read_chats, check_chat_tokenizer, tokenize_chat, prepare_chats, sft_preview, render_preview
+from azllm.adapters import load_adapted, merge_adapter
+from azllm.generate import load_chat_model, generate, chat
 
 SYSTEM = {'role': 'system', 'content': 'Sən AzTel köməkçisisən.'}
 SINGLE = [SYSTEM, {'role': 'user', 'content': 'Balansımı necə yoxlayım?'},
@@ -267,7 +268,7 @@ def test_chat_through_template(tiny, run, tmp_path, capsys):
     q = SINGLE[:2]
     a = chat(run['out'], prompt=q[1]['content'], system=q[0]['content'], max_new_tokens=8, stream=True)
     assert isinstance(a, str) and a.strip() in capsys.readouterr().out
-    assert generate_reply(*load_chat_model(merged_dir), q, max_new_tokens=8) == a
+    assert generate(*load_chat_model(merged_dir), q, max_new_tokens=8) == a
     assert chat(tiny['base'], adapter=run['out'], prompt=q[1]['content'], system=q[0]['content'], max_new_tokens=8, stream=False) == a
 
 
