@@ -382,14 +382,12 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
 
 def cmd_memory_max_batch(a):
     "Handler of `azllm memory max-batch`: the measurement is `azllm.trainer.max_micro_batch`, for CPT and SFT configs."
-    import yaml
-    from azllm.core import load_config
     from azllm.trainer import max_micro_batch
-    from azllm.cpt import CPTRun, CPTTask
-    from azllm.sft import SFTRun, SFTTask
-    stage = (yaml.safe_load(Path(a.config).read_text(encoding='utf-8')) or {}).get('stage', 'cpt') if Path(a.config).is_file() else 'cpt'
-    cls, task = (SFTRun, SFTTask(False)) if stage == 'sft' else (CPTRun, CPTTask(False))
-    res = max_micro_batch(load_config(a.config, cls, a.overrides), task, limit=a.limit)
+    run = read_runs([a.config, *a.overrides])[0]          # the stage from the file, through the one registry
+    if run.stage == 'sft': from azllm.sft import SFTTask as Task
+    elif run.stage == 'cpt': from azllm.cpt import CPTTask as Task
+    else: raise AzllmError(f"{a.config}: stage {run.stage}: max-batch measures a training run (stage: cpt or sft)")
+    res = max_micro_batch(run.config, Task(False), limit=a.limit)
     print(json.dumps(res) if a.json else f"largest micro-batch: {res['max_micro_batch']} x {res['seq_len']} tokens "
           f"(peak {res['peak_gib']:.1f} GiB of {res['gpu_gib']:.0f} GiB, {res['gpu']})")
 

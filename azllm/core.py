@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #576d8b4e
 from __future__ import annotations
-import argparse, contextlib, difflib, errno, functools, json, os, re, shutil, socket, sys, tempfile, threading
+import argparse, contextlib, difflib, errno, functools, json, os, re, secrets, shutil, socket, sys, threading
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -415,6 +415,13 @@ def _usual_modes(d:Path):
     for p in d.rglob('*'):
         if p.is_file() and not p.is_symlink() and p.stat().st_mode & 0o777 == 0o600 != usual: os.chmod(p, usual)
 
+def _fresh_dir(parent:Path, prefix:str) -> Path:
+    "A new, uniquely named directory with the usual mode (what `mkdir` gives under the umask; `mkdtemp` would make it 0700)."
+    while True:
+        p = parent/f'{prefix}{secrets.token_hex(4)}'
+        try: p.mkdir(); return p                     # exclusive: an existing name is never reused
+        except FileExistsError: continue
+
 def _missing_parents(p:Path) -> list[Path]:
     "Ancestors of `p` that do not exist yet, deepest first."
     return [a for a in p.parents if not a.exists()]
@@ -432,9 +439,7 @@ def atomic_dir(out:str|Path, # final output directory
     tmp, ok = None, False
     try:
         _recover(out)
-        tmp = Path(tempfile.mkdtemp(prefix=f'.{out.name}.azllm-tmp-{_host()}-{os.getpid()}-', dir=out.parent))
-        umask = os.umask(0); os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)                # mkdtemp makes it private (0700); outputs get the usual mode
+        tmp = _fresh_dir(out.parent, f'.{out.name}.azllm-tmp-{_host()}-{os.getpid()}-')
         yield tmp
         check_output(out, kind, overwrite)           # nothing else has appeared there in the meantime
         write_marker(tmp, kind, listing(tmp))        # the marker vouches for exactly these files

@@ -261,17 +261,17 @@ def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp2' (FSDP2 `fully_sha
     "One AdamW step (the engine's `train_step`) of a tied-embedding Llama under DDP or FSDP2; the parameter, gradient and optimizer bytes of every rank."
     import torch, torch.distributed as dist
     from transformers import LlamaConfig, LlamaForCausalLM
+    from azllm.runtime import seeded
     if strategy not in ('ddp', 'fsdp2'): raise AzllmError(f"unknown strategy {strategy!r}; choose ddp or fsdp2")
     if dtype not in ('fp32', 'bf16'): raise AzllmError(f"dtype must be fp32 or bf16 (got {dtype!r})")
     own = not dist.is_initialized()
     if own: dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{_free_port()}', rank=0, world_size=1)
     try:
         rank, world = dist.get_rank(), dist.get_world_size()
-        torch.manual_seed(seed)
         cfg = LlamaConfig(vocab_size=vocab, hidden_size=hidden, intermediate_size=intermediate or 4 * hidden, num_hidden_layers=layers,
                           num_attention_heads=heads, num_key_value_heads=kv_heads, tie_word_embeddings=True,
                           max_position_embeddings=max(seq_len, 128))
-        model = LlamaForCausalLM(cfg).to(torch.bfloat16 if dtype == 'bf16' else torch.float32)
+        with seeded(seed): model = LlamaForCausalLM(cfg).to(torch.bfloat16 if dtype == 'bf16' else torch.float32)   # the caller's RNG untouched
         n = sum(p.numel() for p in model.parameters())
         # the engine's own wrapping and optimizer step (what `azllm train` runs), on this process group
         from torch.distributed.tensor import DTensor

@@ -102,3 +102,11 @@ def test_snapshot_pickle_that_names_code_is_refused(tmp_path):
     ok = {'device_traces': [[{'action': 'alloc', 'size': 8}, {'action': 'free_completed', 'size': 8}]]}
     (tmp_path/'ok.pickle').write_bytes(pickle.dumps(ok))
     assert snapshot_timeline(tmp_path/'ok.pickle') == [8, 0]
+
+
+def test_max_batch_reads_the_stage_through_the_registry(capsys):
+    "`azllm memory max-batch` finds the stage as `azllm train` does: a config that is not a training run is one clear line."
+    from conftest import ROOT
+    from azllm.cli import main
+    assert main(['memory', 'max-batch', str(ROOT/'configs'/'eval_tiny.yml')]) == 2
+    assert 'max-batch measures a training run (stage: cpt or sft)' in capsys.readouterr().err
