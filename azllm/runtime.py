@@ -175,11 +175,12 @@ def state_bytes(model, # a model, plain, DDP-wrapped or sharded with `fully_shar
 @contextlib.contextmanager
 def quiet(*messages:str, # regexes of warning messages to ignore inside the block
           bars:bool=True, # also hide transformers'/datasets' progress bars
+          logs:bool=False, # also lower transformers' logging to errors inside the block
          ):
-    "Silence library progress bars and the given warnings inside the block; restore them after."
+    "Silence library progress bars, the given warnings and (with `logs`) transformers' log inside the block; restore them after."
     import transformers
     tl = transformers.utils.logging
-    had_bars = tl.is_progress_bar_enabled()
+    had_bars, level = tl.is_progress_bar_enabled(), tl.get_verbosity()
     try:
         import datasets
         ds_bars = datasets.utils.logging.is_progress_bar_enabled()
@@ -189,8 +190,10 @@ def quiet(*messages:str, # regexes of warning messages to ignore inside the bloc
         if bars:
             tl.disable_progress_bar()
             if datasets: datasets.disable_progress_bars()
+        if logs: tl.set_verbosity_error()
         try: yield
         finally:
+            tl.set_verbosity(level)
             if had_bars: tl.enable_progress_bar()
             if datasets and ds_bars: datasets.enable_progress_bars()
 
