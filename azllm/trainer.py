@@ -15,7 +15,7 @@ import torch.distributed as dist
 from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text
+from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, fs_of)
@@ -99,6 +99,13 @@ class TrainConfig(Config):
             if isinstance(d.get('valid_data'), str): d = dict(d, valid_data=[d['valid_data']])
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
         return d
+
+    @field_validator('resume')
+    @classmethod
+    def _resume_is_known(cls, v:str) -> str:
+        "auto, never, or a checkpoint that exists (a typo must not silently start a run from scratch)."
+        if v in ('auto', 'never') or '://' in v or Path(expand_path(v)).is_dir(): return v
+        raise ValueError(f"resume must be auto, never or an existing checkpoint directory; {v!r} is neither")
 
     @model_validator(mode='after')
     def _batch_keys(self):

@@ -188,7 +188,7 @@ def test_bad_inputs(tmp_path, small_tokenizer):
     from azllm.cpt import CPTRun, train
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run')
     bad(azllm('train', cfg, 'lerning_rate=1'), 'lerning_rate: unknown key')               # one subprocess for the exit code
-    for ov, msg in [('seq_len=4096', "beyond the model's limit"), ('resume=/no/such/checkpoint', 'is not committed'),
+    for ov, msg in [('seq_len=4096', "beyond the model's limit"), ('resume=/no/such/checkpoint', 'resume must be auto, never or an existing checkpoint directory'), ('resume=latest', "'latest' is neither"),
                     ('micro_batch=0', 'greater than 0'), ('grad_accum=0', 'greater than 0'), ('lr=-1', 'greater than 0'),
                     ('save_every=0', 'greater than 0'), ('keep_last=0', 'greater than 0'), ('max_steps=-1', 'greater than 0'),
                     ('warmup_steps=-1', 'greater than or equal to 0'), ('lr_scheduler=bogus', "'cosine', 'linear' or 'constant'"),
