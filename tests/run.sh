@@ -44,7 +44,7 @@ if [ "$before" != "$(snapshot)" ]; then
 fi
 
 echo "== 5/5 pytest"
-python -m pytest -q tests
+python -m pytest -q --durations=25 tests
 
 if [ "$runs_before" != "$(runs_snapshot)" ]; then
   echo "FAIL: the test suite changed runs/ (it must use temporary directories only):"
