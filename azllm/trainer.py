@@ -15,7 +15,7 @@ import torch.distributed as dist
 from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text
+from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, MARKER
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, fs_of)
@@ -413,6 +413,9 @@ def setup(self:Trainer):
             ck = Path(self.ckpt_dir); ck.mkdir(parents=True, exist_ok=True)
             if not ck.resolve().is_relative_to(out.resolve()): self.ckpt_lock = RunLock(ck).acquire()   # locked with the run
             if read_marker(ck) is None: write_marker(ck, 'checkpoints', run=str(out.resolve()))
+        else:                                                         # on an object store: locked and marked the same way
+            self.ckpt_lock = RunLock(self.ckpt_dir).acquire()
+            _mark_remote(self.ckpt_dir, out)
         if gone := clean_uncommitted(self.ckpt_dir): rt.print(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
     self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
     rt.barrier()
@@ -470,15 +473,33 @@ def _batch_plan(self:Trainer) -> dict:
 
 
 # %% ../nbs/24_trainer.ipynb #667d02d8
+def _remote_marker(ck:str) -> dict:
+    "The marker of a checkpoint_dir on an object store ({} if it has none)."
+    fs, root = fs_of(ck)
+    try: m = json.loads(fs.cat_file(f'{root.rstrip("/")}/{MARKER}'))
+    except FileNotFoundError: return {}
+    except (ValueError, UnicodeDecodeError): m = None
+    if not isinstance(m, dict): raise AzllmError(f"checkpoint_dir {ck}: its {MARKER} is not an azllm marker; give another checkpoint_dir")
+    return m
+
+def _mark_remote(ck:str, run:Path):
+    "Record in a checkpoint_dir on an object store the run it belongs to (once: a conditional create)."
+    fs, root = fs_of(ck)
+    from azllm import __version__
+    body = json.dumps(dict(kind='checkpoints', azllm_version=__version__, run=str(run.resolve())), indent=2).encode()
+    try: fs.pipe_file(f'{root.rstrip("/")}/{MARKER}', body, mode='create')
+    except FileExistsError: pass
+
 @patch
 def _check_checkpoint_dir(self:Trainer):
     "`checkpoint_dir` is checked like every output path, and must belong to this run: two runs never share one."
     ck, out = self.ckpt_dir, self.out
-    if is_url(ck): fs_of(ck); return                            # an unknown protocol or a missing backend: one line, before any write
-    ck = Path(ck)
-    if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
-    check_output(ck, 'checkpoints', self.cfg.overwrite)
-    owner = (read_marker(ck) or {}).get('run')
+    if is_url(ck): owner = _remote_marker(ck).get('run')        # (an unknown protocol or a missing backend: one line, before any write)
+    else:
+        ck = Path(ck)
+        if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
+        check_output(ck, 'checkpoints', self.cfg.overwrite)
+        owner = (read_marker(ck) or {}).get('run')
     if owner is not None and owner != str(out.resolve()):
         raise AzllmError(f"checkpoint_dir {ck} holds the checkpoints of the run in {owner}, not of {out}; "
                          "give each run its own checkpoint_dir (or resume that run with its own output_dir)")

@@ -471,3 +471,31 @@ def test_killed_inside_the_marker_or_lock_write_resumes(tmp_path, small_tokenize
     assert r.returncode == -signal.SIGKILL, (r.returncode, r.stderr[-2000:])
     run_inproc(fresh)
     assert (tmp_path/'fresh'/'final').exists()
+
+
+def _race_for_the_lock(d, barrier, results):
+    "A child process: wait for the other one, then take the lock on `d`, whose stale owner both found (the check made slow, to widen the race)."
+    import azllm.checkpoint as ckm
+    real = ckm._alive
+    def slow_alive(pid): time.sleep(0.3); return real(pid)
+    ckm._alive = slow_alive
+    barrier.wait()
+    try:
+        lock = ckm.RunLock(d).acquire()
+        results.put('took it'); time.sleep(1.5); lock.release()       # held while the other one decides
+    except ckm.AzllmError as e: results.put('refused' if 'in use by another run' in str(e) else str(e))
+
+
+def test_a_stale_lock_is_taken_over_by_one_process_only(tmp_path):
+    "Two processes find the same dead owner's lock at once: exactly one takes it over, the other is refused."
+    import multiprocessing as mp, socket
+    ctx = mp.get_context('fork')
+    d = tmp_path/'run'; d.mkdir()
+    (d/'.azllm.lock').write_text(json.dumps(dict(pid=2**22 + 4321, host=socket.gethostname(), started='earlier')))
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    ps = [ctx.Process(target=_race_for_the_lock, args=(d, barrier, results)) for _ in range(2)]
+    for p in ps: p.start()
+    for p in ps: p.join(30)
+    got = sorted(results.get(timeout=5) for _ in ps)
+    assert got == ['refused', 'took it'], got
+    assert sorted(p.name for p in d.iterdir()) == []                      # released, no temporary file left
