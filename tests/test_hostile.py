@@ -573,3 +573,20 @@ def test_a_dataset_name_without_the_hub_fails_fast(box, monkeypatch):
     t0 = time.time()
     with pytest.raises(AzllmError, match='cannot be reached'): list(read_documents('azllm-test-no-such-org/no-such-dataset'))
     assert time.time() - t0 < 5
+
+
+# ---------------------------------------------------------------------------------- eval: a tokenizer that is not the model's
+def test_eval_refuses_a_tokenizer_that_is_not_the_models(box, chat_tok, small_tokenizer):
+    "A model trained with a 4,000-token tokenizer, scored through an unrelated smaller one (700): ids it cannot make, a meaningless number."
+    from azllm.model import load_model
+    from azllm.tokenizer import load_tokenizer
+    own = load_tokenizer(str(small_tokenizer))
+    m = load_model('preset:llama-tiny', own)
+    m.save_pretrained(box/'model'); own.save_pretrained(box/'model')
+    ev = lambda path, tok: write(box, 'ev.yml', EVAL.replace('path: preset:llama-tiny', f'path: {path}, tokenizer: {tok}'))
+    hostile(box, ['eval', ev('model', chat_tok)], 'is not the one saved with the model')
+    rc, err = cli('eval', ev('model', small_tokenizer)); assert rc == 0, err        # a copy of its own tokenizer is its own
+    shutil.rmtree(box/'runs'/'ev')
+    for f in box.joinpath('model').glob('*token*'): f.unlink()                       # weights only: the sizes tell
+    hostile(box, ['eval', ev('model', chat_tok)], 'can never be produced')
+    shutil.rmtree(box/'model'); os.remove(box/'ev.yml')
