@@ -24,10 +24,11 @@ from .lora_kernels import apply_lora_kernels, bnb_adamw
 from .packing import WindowOrder
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training',
-           'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'train_step',
-           'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'default_memory_budget_gib', 'choose_micro_batch',
-           'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'data_dir', 'run_training', 'max_micro_batch']
+__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
+           'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine',
+           'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
+           'step_memory_gib', 'check_step_fits', 'default_memory_budget_gib', 'choose_micro_batch', 'step_batches',
+           'Prefetcher', 'Trainer', 'data_fingerprint', 'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -43,13 +44,14 @@ class TrainConfig(Config):
     overwrite: bool = False                      # allow an output_dir that exists but is not an azllm run of this stage
     model: str = 'preset:llama-tiny'             # preset:NAME (random init), a model directory, or a hub id
     tokenizer: Optional[str] = None              # tokenizer to train with (default: the model's own; Llama 3 for presets)
-    train_data: list[str]                        # files, directories or datasets names
+    train_data: list[str] = Field(min_length=1)  # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
     seq_len: int = Field(2048, gt=0)             # tokens per packed row
     micro_batch: Union[Annotated[int, Field(gt=0, le=MAX_COUNT)], Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
     grad_accum: int = Field(1, gt=0, le=MAX_COUNT)  # micro-batches per optimizer step (follows from global_batch when that is set)
     global_batch: Optional[int] = Field(None, gt=0, le=MAX_COUNT)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
     memory_budget_gib: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
+    memory_check: bool = True                   # refuse a micro_batch x seq_len whose estimated memory floor cannot fit this device (false: try anyway)
     max_steps: Optional[int] = Field(None, gt=0) # optimizer steps (or max_tokens / epochs)
     max_tokens: Optional[int] = Field(None, gt=0)  # token budget: steps = ceil(max_tokens / (global batch * seq_len))
     epochs: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # passes over the training rows
@@ -283,6 +285,41 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
         if cuda: gc.collect(); torch.cuda.empty_cache()
 
 
+# %% ../nbs/24_trainer.ipynb #46529913
+FIT_MARGIN = 1.25   # refuse only when the floor exceeds the device's memory by this factor: the estimate is approximate, a refusal must be certain
+
+def device_memory_gib(rt:Runtime) -> float:
+    "The memory one process has: its GPU's, or the machine's RAM shared by the processes on it."
+    if rt.cuda: return torch.cuda.get_device_properties(rt.device).total_memory / 2**30
+    return os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30 / max(1, rt.local_world or rt.world)
+
+def step_memory_gib(model, # the loaded model, its trainable parameters chosen (wrapped or not)
+                    cfg:TrainConfig, # seq_len, precision, optimizer, grad_checkpointing, liger, strategy
+                    micro_batch:int, # rows per forward pass
+                    rt:Runtime, # this process
+                   ) -> dict:
+    "A floor of one training step's peak GiB per process: model state of what trains, and the activations of `micro_batch` rows."
+    from azllm.memory import activation_bytes, config_shape
+    ps = list(model.parameters())
+    trained = sum(p.numel() for p in ps if p.requires_grad)
+    state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
+    if resolve_strategy(cfg.strategy, rt) == 'fsdp2': state /= rt.world
+    shape = config_shape(inner_model(model).config)
+    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='amp-bf16' if use_bf16(cfg.precision, rt.cuda) else 'fp32',
+                           grad_checkpointing=cfg.grad_checkpointing, fused_ce=rt.cuda and cfg.liger is not False)
+    return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
+                total=(state + act['total']) / 2**30)
+
+def check_step_fits(model, cfg:TrainConfig, micro_batch:int, rt:Runtime):
+    "Refuse, with the number and the fix, a step whose memory floor cannot fit this device."
+    need, have = step_memory_gib(model, cfg, micro_batch, rt), device_memory_gib(rt)
+    if need['total'] <= FIT_MARGIN * have: return
+    where = 'this GPU has' if rt.cuda else f"this machine's RAM gives each of its {max(1, rt.local_world or rt.world)} process(es)"
+    raise AzllmError(f"micro_batch {micro_batch} x seq_len {cfg.seq_len} needs at least {need['total']:,.1f} GiB per process "
+                     f"(model state {need['state']:,.1f}, activations {need['activations']:,.1f} of which logits {need['logits']:,.1f}), "
+                     f"but {where} {have:,.1f} GiB; lower micro_batch (raise grad_accum to keep the batch) or seq_len, set "
+                     "grad_checkpointing: true, or use micro_batch: auto with global_batch (memory_check: false tries anyway)")
+
 # %% ../nbs/24_trainer.ipynb #b7a1c0d8
 def default_memory_budget_gib(cuda:bool) -> float:
     "What `micro_batch: auto` may use: 92% of the GPU (headroom for the allocator's fragmentation), half the RAM on a CPU."
@@ -296,6 +333,7 @@ def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
     "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
     rt, budget, probes = eng.rt, cfg.memory_budget_gib or default_memory_budget_gib(eng.rt.cuda), {}
     for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
+        if step_memory_gib(eng.model, cfg, mb, rt)['total'] > FIT_MARGIN * device_memory_gib(rt): probes[mb] = None; continue  # certain not to fit: not probed
         if compiled: torch._dynamo.reset()
         probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world))
         if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
@@ -426,6 +464,7 @@ def setup(self:Trainer):
         raise AzllmError("micro_batch: auto probes on one process or under DDP; under fsdp2 set micro_batch "
                          "(measure it with `azllm memory max-batch CONFIG.yml`)")
     model, self.tok, self.info = self.task.load(cfg, rt)
+    if cfg.memory_check and cfg.micro_batch != 'auto': check_step_fits(model, cfg, cfg.micro_batch, rt)   # before data and engine
     if rt.main:
         save_config(cfg, out/'azllm_config.yml')
         self.tok.save_pretrained(out/'tokenizer')

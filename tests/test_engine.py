@@ -499,3 +499,12 @@ def test_a_stale_lock_is_taken_over_by_one_process_only(tmp_path):
     got = sorted(results.get(timeout=5) for _ in ps)
     assert got == ['refused', 'took it'], got
     assert sorted(p.name for p in d.iterdir()) == []                      # released, no temporary file left
+
+
+def test_a_step_that_cannot_fit_is_refused_before_it_starts(tmp_path, small_tokenizer):
+    "micro_batch 2^20 rows of 64 tokens: refused with the number and the fix, before the data is tokenized or the engine built."
+    from azllm.core import AzllmError
+    cfg = _quick(tmp_path, small_tokenizer)
+    with pytest.raises(AzllmError, match=r'micro_batch 1048576 x seq_len 64 needs at least [\d,.]+ GiB per process .*lower micro_batch') as e:
+        run_inproc(cfg, 'micro_batch=1048576')
+    assert '\n' not in str(e.value) and 'logits' in str(e.value) and not (tmp_path/'run').exists()
