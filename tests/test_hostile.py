@@ -590,3 +590,17 @@ def test_eval_refuses_a_tokenizer_that_is_not_the_models(box, chat_tok, small_to
     for f in box.joinpath('model').glob('*token*'): f.unlink()                       # weights only: the sizes tell
     hostile(box, ['eval', ev('model', chat_tok)], 'can never be produced')
     shutil.rmtree(box/'model'); os.remove(box/'ev.yml')
+
+
+def test_a_huge_table_row_is_read_in_pieces(tmp_path):
+    "A JSONL row of 3 MB (one document): cut into pieces of at most MAX_DOC_CHARS at spaces, as a text line is, never tokenized whole."
+    from azllm.data import read_documents, MAX_DOC_CHARS
+    text = ('kitablardan oxudum ' * 160_000).strip()
+    p = tmp_path/'rows.jsonl'
+    p.write_text(json.dumps({'text': 'qısa sənəd'}) + '\n' + json.dumps({'text': text}, ensure_ascii=False) + '\n', encoding='utf-8')
+    docs = list(read_documents(p))
+    assert docs[0] == 'qısa sənəd' and len(docs) >= 4 and max(map(len, docs)) <= MAX_DOC_CHARS
+    assert ' '.join(docs[1:]) == text
+    nospace = 'ə' * (2 * MAX_DOC_CHARS + 5)                                       # no space at all: cut at the limit
+    p.write_text(json.dumps({'text': nospace}, ensure_ascii=False) + '\n', encoding='utf-8')
+    assert [len(d) for d in read_documents(p)] == [MAX_DOC_CHARS, MAX_DOC_CHARS, 5]
