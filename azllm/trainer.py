@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/trainer.html.md"""
 
 # %% ../nbs/24_trainer.ipynb #0a3f98f9
 from __future__ import annotations
-import contextlib, hashlib, json, math, os, queue, shutil, threading, time
+import contextlib, hashlib, json, math, os, queue, shutil, tempfile, threading, time
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 import numpy as np
@@ -28,7 +28,8 @@ __all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN
            'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine',
            'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
            'step_memory_gib', 'check_step_fits', 'default_memory_budget_gib', 'choose_micro_batch', 'step_batches',
-           'Prefetcher', 'Trainer', 'data_fingerprint', 'data_dir', 'run_training', 'max_micro_batch']
+           'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint', 'data_dir', 'run_training',
+           'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -383,7 +384,7 @@ class Trainer:
         self.out = Path(cfg.output_dir)
         self.ckpt_dir = cfg.checkpoint_dir or str(self.out/'checkpoints')
         self.lock, self.writer, self.log_file, self.prefetch, self._created = None, None, None, None, False
-        self.ckpt_lock, self.last, self.data_fp, self._before = None, None, None, None
+        self.ckpt_lock, self.last, self.data_fp, self._before, self.tok_fp = None, None, None, None, None
 
 # %% ../nbs/24_trainer.ipynb #f327cb8b
 def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
@@ -403,6 +404,24 @@ def data_fingerprint(sources:list[str], # train_data entries: files, directories
             with open(f, 'rb') as fh:
                 while b := fh.read(1 << 22): h.update(b)
     return h.hexdigest()
+
+def tokenizer_fingerprint(saved:Path) -> str:
+    "SHA-256 of a tokenizer by what it does, not by the path it came from: the files `save_pretrained` wrote into `saved` (vocabulary, merges, special tokens, chat template)."
+    h = hashlib.sha256()
+    for f in sorted(f for f in Path(saved).rglob('*') if f.is_file()):
+        h.update(f'{f.relative_to(saved).as_posix()}\0{f.stat().st_size}\0'.encode()); h.update(f.read_bytes())
+    return h.hexdigest()
+
+@patch
+def _check_tokenizer_unchanged(self:Trainer):
+    "Resuming: the tokenizer must be the one the checkpoint was trained with, by content (a tokenizer or chat template rewritten in place is a change)."
+    saved = read_sidecar(self.resume_from).get('tokenizer_sha256') if self.resume_from else None
+    if saved in (None, self.tok_fp): return
+    change = "tokenizer: its content changed since this checkpoint (vocabulary, special tokens or chat template)"
+    if not self.cfg.resume_with_changes:
+        raise AzllmError(f"resuming {self.resume_from} with a different config changes the run: {change}. "
+                         "Restore that tokenizer, start a new output_dir, or set resume_with_changes: true")
+    self.rt.print(f"resuming with changes: {change}")
 
 @patch
 def _resume_point(self:Trainer) -> Optional[str]:
@@ -465,9 +484,16 @@ def setup(self:Trainer):
                          "(measure it with `azllm memory max-batch CONFIG.yml`)")
     model, self.tok, self.info = self.task.load(cfg, rt)
     if cfg.memory_check and cfg.micro_batch != 'auto': check_step_fits(model, cfg, cfg.micro_batch, rt)   # before data and engine
+    if rt.main:                                                        # saved aside first: what it is, is compared before anything is written
+        saved = Path(tempfile.mkdtemp(prefix='azllm-tokenizer-')); self.tok.save_pretrained(saved)
+    self.tok_fp = rt.gather(tokenizer_fingerprint(saved) if rt.main else None)[0]
+    try: self._check_tokenizer_unchanged()
+    except AzllmError:
+        if rt.main: shutil.rmtree(saved, ignore_errors=True)
+        raise
     if rt.main:
         save_config(cfg, out/'azllm_config.yml')
-        self.tok.save_pretrained(out/'tokenizer')
+        shutil.copytree(saved, out/'tokenizer', dirs_exist_ok=True); shutil.rmtree(saved, ignore_errors=True)
     self.train_data, self.valid_data = self.task.data(cfg, self.tok, out, rt)
     rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens
@@ -562,7 +588,7 @@ def log(self:Trainer, rec:dict, prefix:str='train'):
 def save(self:Trainer, loss:float):
     "Commit a checkpoint of the current step."
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
-                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp), self.cfg.keep_last)
+                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp, tokenizer_sha256=self.tok_fp), self.cfg.keep_last)
 
 
 # %% ../nbs/24_trainer.ipynb #9d9f2b36
