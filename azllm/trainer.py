@@ -27,9 +27,9 @@ from .packing import WindowOrder
 __all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
            'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine',
            'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
-           'step_memory_gib', 'check_step_fits', 'default_memory_budget_gib', 'choose_micro_batch', 'step_batches',
-           'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint', 'data_dir', 'run_training',
-           'max_micro_batch']
+           'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
+           'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
+           'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -311,6 +311,30 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
 
+def model_load_gib(spec:str, # `model` of a config: preset:NAME or a local model directory (anything else: None)
+                  ) -> Optional[float]:
+    "GiB of a model's fp32 weights, from its config alone (before it is loaded): a floor of what loading it takes."
+    from azllm.memory import shape_from, llama_params
+    from azllm.model import PRESETS
+    if spec.startswith('preset:'): d = dict(PRESETS.get(spec[7:], {}), vocab_size=1)     # the vocabulary comes from the tokenizer
+    elif (Path(spec)/'config.json').is_file():
+        try: d = json.loads((Path(spec)/'config.json').read_text())
+        except (OSError, ValueError): return None
+    else: return None
+    s = shape_from(d.get) if isinstance(d, dict) else {}
+    if not all(isinstance(s.get(k), int) and s[k] > 0 for k in ('layers', 'hidden', 'vocab')): return None
+    return llama_params(**{k: v for k, v in s.items() if v is not None}) * 4 / 2**30
+
+def check_model_loads(cfg:TrainConfig, rt:Runtime):
+    "Refuse, before loading it, a model whose fp32 weights alone cannot fit the RAM each process of this machine gets."
+    if getattr(cfg, 'load_in_4bit', False) or (need := model_load_gib(cfg.model)) is None: return
+    procs = max(1, rt.local_world or rt.world)
+    have = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30 / procs
+    if need > FIT_MARGIN * have:
+        raise AzllmError(f"model {cfg.model}: its fp32 weights alone need {need:,.1f} GiB to load, but this machine's RAM gives each of its "
+                         f"{procs} process(es) {have:,.1f} GiB; use a machine with more memory or fewer processes on it"
+                         f"{' (or SFT with load_in_4bit: true)' if hasattr(cfg, 'load_in_4bit') else ''} (memory_check: false tries anyway)")
+
 def check_step_fits(model, cfg:TrainConfig, micro_batch:int, rt:Runtime):
     "Refuse, with the number and the fix, a step whose memory floor cannot fit this device."
     need, have = step_memory_gib(model, cfg, micro_batch, rt), device_memory_gib(rt)
@@ -482,6 +506,7 @@ def setup(self:Trainer):
     if cfg.micro_batch == 'auto' and resolve_strategy(cfg.strategy, rt) == 'fsdp2':
         raise AzllmError("micro_batch: auto probes on one process or under DDP; under fsdp2 set micro_batch "
                          "(measure it with `azllm memory max-batch CONFIG.yml`)")
+    if cfg.memory_check: check_model_loads(cfg, rt)                  # a 70B on a laptop: refused, not killed by the kernel mid-load
     model, self.tok, self.info = self.task.load(cfg, rt)
     if cfg.memory_check and cfg.micro_batch != 'auto': check_step_fits(model, cfg, cfg.micro_batch, rt)   # before data and engine
     if rt.main:                                                        # saved aside first: what it is, is compared before anything is written

@@ -550,3 +550,14 @@ def test_sft_resume_refuses_what_changes_the_adapter_the_tokenizer_or_the_data(t
     run_sft_inproc(cfg, 'max_steps=2', 'resume_with_changes=true')
     out = capsys.readouterr().out
     assert 'resuming with changes: tokenizer: its content changed' in out and max(losses(tmp_path/'run')) == 2
+
+
+def test_a_model_that_cannot_load_is_refused_before_loading(tmp_path, small_tokenizer):
+    "A model directory whose config.json describes ~7T parameters: refused from its config alone, not killed by the kernel mid-load."
+    from azllm.core import AzllmError
+    (tmp_path/'huge').mkdir()
+    (tmp_path/'huge'/'config.json').write_text(json.dumps(dict(model_type='llama', num_hidden_layers=400, hidden_size=32768, vocab_size=128256,
+                                                                intermediate_size=131072, num_attention_heads=256)))
+    with pytest.raises(AzllmError, match=r'fp32 weights alone need [\d,.]+ GiB to load') as e:
+        run_inproc(_quick(tmp_path, small_tokenizer), f'model={tmp_path/"huge"}', 'vocab_transfer=false')
+    assert '\n' not in str(e.value) and not (tmp_path/'run').exists()
