@@ -429,11 +429,15 @@ def data_fingerprint(sources:list[str], # train_data entries: files, directories
                 while b := fh.read(1 << 22): h.update(b)
     return h.hexdigest()
 
-def tokenizer_fingerprint(saved:Path) -> str:
-    "SHA-256 of a tokenizer by what it does, not by the path it came from: the files `save_pretrained` wrote into `saved` (vocabulary, merges, special tokens, chat template)."
+def tokenizer_fingerprint(tok, # the loaded tokenizer
+                          saved:Path, # where `tok.save_pretrained` just wrote it
+                         ) -> str:
+    "SHA-256 of a tokenizer by what it does, not by the path it came from: vocabulary and merges (its saved tokenizer.json), special tokens, chat template."
     h = hashlib.sha256()
-    for f in sorted(f for f in Path(saved).rglob('*') if f.is_file()):
-        h.update(f'{f.relative_to(saved).as_posix()}\0{f.stat().st_size}\0'.encode()); h.update(f.read_bytes())
+    if (f := Path(saved)/'tokenizer.json').is_file(): h.update(f.read_bytes())       # tokenizers writes it deterministically
+    else: h.update(json.dumps(tok.get_vocab(), sort_keys=True).encode())
+    # (not tokenizer_config.json: its incidental keys vary with what else ran in the process)
+    h.update(json.dumps([{k: str(v) for k, v in tok.special_tokens_map.items()}, tok.chat_template], sort_keys=True, default=str).encode())
     return h.hexdigest()
 
 @patch
@@ -511,7 +515,7 @@ def setup(self:Trainer):
     if cfg.memory_check and cfg.micro_batch != 'auto': check_step_fits(model, cfg, cfg.micro_batch, rt)   # before data and engine
     if rt.main:                                                        # saved aside first: what it is, is compared before anything is written
         saved = Path(tempfile.mkdtemp(prefix='azllm-tokenizer-')); self.tok.save_pretrained(saved)
-    self.tok_fp = rt.gather(tokenizer_fingerprint(saved) if rt.main else None)[0]
+    self.tok_fp = rt.gather(tokenizer_fingerprint(self.tok, saved) if rt.main else None)[0]
     try: self._check_tokenizer_unchanged()
     except AzllmError:
         if rt.main: shutil.rmtree(saved, ignore_errors=True)
