@@ -351,35 +351,77 @@ def _alive(pid:int) -> bool:
     except PermissionError: return True
     return True
 
+def _stale(owner, me:dict) -> bool:
+    "Whether a lock's content belongs to no live run: not a lock at all, or a process of this host that is gone."
+    if not isinstance(owner, dict): return True
+    return owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not _alive(owner['pid'])
+
+def _in_use(where, lock, owner) -> AzllmError:
+    owner = owner if isinstance(owner, dict) else {}
+    return AzllmError(f"{where} is in use by another run (pid {owner.get('pid', '?')} on {owner.get('host', '?')}, since "
+                      f"{owner.get('started', '?')}); wait for it to finish, or delete {lock} if that process is gone")
+
+@contextlib.contextmanager
+def _takeover_guard(d:Path):
+    "One takeover at a time in `d`: an flock on the directory, which the kernel drops when its holder dies (never stale itself)."
+    import fcntl
+    fd = os.open(d, os.O_RDONLY)
+    try:
+        try: fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError: pass                 # a filesystem without flock (some NFS): the takeover is unguarded, as before
+        yield
+    finally: os.close(fd)                    # closing drops the flock
+
 class RunLock:
-    "Exclusive lock on a run directory (`.azllm.lock` with pid and host); a dead owner's lock is taken over."
-    def __init__(self, run_dir:str|Path): self.path = Path(run_dir)/LOCK
+    "Exclusive lock on a run directory (`.azllm.lock` with pid and host), local or on an object store; a dead owner's lock is taken over by one process only."
+    def __init__(self, run_dir:str|Path):
+        self.url = is_url(run_dir)
+        self.path = _join(str(run_dir), LOCK) if self.url else Path(run_dir)/LOCK
+        self.me = dict(pid=os.getpid(), host=socket.gethostname(), started=time.strftime('%Y-%m-%d %H:%M:%S'))
 
     def acquire(self) -> 'RunLock':
+        if self.url: return self._acquire_remote()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        me = dict(pid=os.getpid(), host=socket.gethostname(), started=time.strftime('%Y-%m-%d %H:%M:%S'))
         tmp = self.path.parent/f'.azllm.lock.tmp-{os.getpid()}'
-        with open(tmp, 'w') as f: json.dump(me, f); f.flush(); os.fsync(f.fileno())
+        with open(tmp, 'w') as f: json.dump(self.me, f); f.flush(); os.fsync(f.fileno())
         try:
             for _ in range(3):
                 try: os.link(tmp, self.path); return self      # atomic and exclusive: the lock is never seen half-written
                 except FileExistsError: pass
-                try: owner = json.loads(self.path.read_text())
-                except FileNotFoundError: continue
-                except (OSError, ValueError): owner = None
-                if not isinstance(owner, dict) or (owner.get('host') == me['host'] and isinstance(owner.get('pid'), int)
-                                                   and not _alive(owner['pid'])):
-                    self.path.unlink(missing_ok=True); continue          # stale: its process is gone, or it is not a lock at all
-                owner = owner if isinstance(owner, dict) else {}
-                raise AzllmError(f"{self.path.parent} is in use by another run (pid {owner.get('pid', '?')} on "
-                                 f"{owner.get('host', '?')}, since {owner.get('started', '?')}); wait for it to finish, "
-                                 f"or delete {self.path} if that process is gone") from None
+                with _takeover_guard(self.path.parent):
+                    # judged and removed under the guard: two starts that found one dead owner's lock cannot both take it
+                    try: owner = json.loads(self.path.read_text())
+                    except FileNotFoundError: continue
+                    except (OSError, ValueError): owner = None
+                    if not _stale(owner, self.me): raise _in_use(self.path.parent, self.path, owner) from None
+                    self.path.unlink(missing_ok=True)
+                    try: os.link(tmp, self.path); return self
+                    except FileExistsError: continue
         finally: tmp.unlink(missing_ok=True)
+        raise AzllmError(f"could not take the lock {self.path}")
+
+    def _acquire_remote(self) -> 'RunLock':
+        "The same lock on an object store: a conditional create (If-None-Match), and a takeover that succeeds for one writer only (If-Match)."
+        fs, path = fs_of(self.path)
+        body = json.dumps(self.me).encode()
+        for _ in range(3):
+            try: fs.pipe_file(path, body, mode='create'); return self
+            except FileExistsError: pass
+            try: etag = fs.info(path).get('ETag'); owner = json.loads(fs.cat_file(path))
+            except FileNotFoundError: continue
+            except (ValueError, UnicodeDecodeError): owner = None
+            if not _stale(owner, self.me): raise _in_use(str(self.path).rsplit('/', 1)[0], self.path, owner)
+            if etag is None: raise AzllmError(f"{self.path}: this storage cannot replace a stale lock safely; delete it if its run is gone")
+            try: fs.pipe_file(path, body, IfMatch=etag); return self     # only one writer matches the stale lock's ETag
+            except OSError: fs.invalidate_cache(path); continue
         raise AzllmError(f"could not take the lock {self.path}")
 
     def release(self):
         try:
-            if json.loads(self.path.read_text()).get('pid') == os.getpid(): self.path.unlink()
+            if self.url:
+                fs, path = fs_of(self.path)
+                if json.loads(fs.cat_file(path)) == self.me: fs.rm(path)
+            elif json.loads(self.path.read_text()).get('pid') == os.getpid(): self.path.unlink()
         except (OSError, ValueError): pass
 
     def __enter__(self): return self.acquire()

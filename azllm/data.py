@@ -172,6 +172,15 @@ def expand_sources(sources:str|Path|Iterable) -> list:
 
 _INVISIBLE = re.compile(r'[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+')
 
+def _pieces(doc:str) -> Iterator[str]:
+    "A document longer than `MAX_DOC_CHARS` (a JSONL, CSV or Parquet row) in pieces of at most that, cut at spaces where it has them."
+    i, n = 0, len(doc)
+    while n - i > MAX_DOC_CHARS:
+        cut = doc.rfind(' ', i + 1, i + MAX_DOC_CHARS + 1)
+        if cut < 0: yield doc[i:i + MAX_DOC_CHARS]; i += MAX_DOC_CHARS
+        else: yield doc[i:cut]; i = cut + 1
+    yield doc[i:]
+
 def read_documents(sources, # file(s), director(ies) or `datasets` name(s)
                    text_field:str='text', # column/field holding the text in tabular sources
                    split:str='train', # split for `datasets` sources
@@ -193,9 +202,11 @@ def read_documents(sources, # file(s), director(ies) or `datasets` name(s)
         elif p.exists() or p.suffix: raise AzllmError(f"{p}: unsupported file type {p.suffix!r} (use .txt, .jsonl, .parquet or .csv)")
         else: docs = _datasets_documents(str(s), text_field, split)
         for doc in docs:
-            if not isinstance(doc, str) or not _INVISIBLE.sub('', doc): continue     # BOMs and zero-width marks are not text
-            n += 1
-            yield normalize_az(doc, cyrillic) if normalize else doc
+            if not isinstance(doc, str): continue
+            for piece in _pieces(doc) if len(doc) > MAX_DOC_CHARS else (doc,):      # a 50 MB row is never tokenized whole
+                if not _INVISIBLE.sub('', piece): continue                          # BOMs and zero-width marks are not text
+                n += 1
+                yield normalize_az(piece, cyrillic) if normalize else piece
     if n == 0: raise AzllmError(f"the corpus {', '.join(map(str, expand_sources(sources)))} holds no text")
 
 # %% ../nbs/01_data.ipynb #14648dcc

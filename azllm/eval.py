@@ -27,9 +27,10 @@ from .harness import load_tasks, harness_results, task_scores, benchmark_table, 
 
 
 # %% auto #0
-__all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'BENCH_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model', 'load_for_eval',
-           'score_text', 'use_chat', 'evaluate_model', 'plot_bpb', 'tokenizer_groups', 'plot_fertility', 'read_losses',
-           'plot_losses', 'write_report', 'eval_table', 'generations_table', 'eval_sections', 'eval_data', 'run_eval']
+__all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model',
+           'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat', 'evaluate_model', 'plot_bpb',
+           'tokenizer_groups', 'plot_fertility', 'read_losses', 'plot_losses', 'write_report', 'eval_table',
+           'generations_table', 'eval_sections', 'eval_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -140,6 +141,27 @@ def _put_adapter(model, tok, src:dict, name:str):
         raise AzllmError(f"model {name!r}: adapter {src['adapter']} does not fit the base model {src['path']} "
                          f"(its vocabulary or shape differs): {first}") from None
 
+PAD_ROWS = 1024     # embedding rows a checkpoint may carry beyond its tokenizer (vocabularies padded to a multiple of 64-256)
+
+def check_own_tokenizer(tok, # the tokenizer eval will score with
+                        src:dict, # from `resolve_model`
+                        rows:int, # the model's embedding rows
+                        name:str, # label for error messages
+                       ):
+    "Refuse a tokenizer that is not the model's: larger than its embeddings, much smaller, or not the one saved with it."
+    given, path = src.get('tokenizer'), src['path']
+    fix = "bits per byte through another tokenizer's ids measure nothing: give the tokenizer the model was trained with"
+    if len(tok) > rows:
+        raise AzllmError(f"model {name!r}: the tokenizer has {len(tok):,} tokens but the model only {rows:,} embedding rows; {fix}")
+    if given and has_tokenizer(path) and Path(given).resolve() != Path(path).resolve():
+        own = load_tokenizer(path)
+        if own.get_vocab() != tok.get_vocab():
+            raise AzllmError(f"model {name!r}: the tokenizer {given} ({len(tok):,} tokens) is not the one saved with the model in "
+                             f"{path} ({len(own):,} tokens, another vocabulary); {fix} (leave tokenizer unset to use the model's own)")
+    elif rows - len(tok) > PAD_ROWS:
+        raise AzllmError(f"model {name!r}: the tokenizer has {len(tok):,} tokens but the model {rows:,} embedding rows: ids "
+                         f"{len(tok):,} and above can never be produced, so it belongs to another model; {fix}")
+
 def load_for_eval(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                   adapter:str|None=None, # LoRA adapter directory
                   tokenizer:str|None=None, # tokenizer (default: see `resolve_model`)
@@ -153,9 +175,7 @@ def load_for_eval(path:str, # model dir, hub id, preset:NAME, or an SFT output (
         model = load_model(src['path'], tok)
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     if src['adapter']: model = _put_adapter(model, tok, src, name)
-    elif len(tok) > (rows := model.get_input_embeddings().num_embeddings):
-        raise AzllmError(f"model {name!r}: the tokenizer has {len(tok):,} tokens but the model only {rows:,} embedding rows; "
-                         "give the tokenizer the model was trained with")
+    else: check_own_tokenizer(tok, src, model.get_input_embeddings().num_embeddings, name)
     return model.eval(), tok, src
 
 # %% ../nbs/40_eval.ipynb #de0bd0a7

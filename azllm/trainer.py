@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/trainer.html.md"""
 
 # %% ../nbs/24_trainer.ipynb #0a3f98f9
 from __future__ import annotations
-import contextlib, hashlib, json, math, os, queue, shutil, threading, time
+import contextlib, hashlib, json, math, os, queue, shutil, tempfile, threading, time
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 import numpy as np
@@ -15,7 +15,7 @@ import torch.distributed as dist
 from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path
+from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, fs_of)
@@ -24,10 +24,12 @@ from .lora_kernels import apply_lora_kernels, bnb_adamw
 from .packing import WindowOrder
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training',
-           'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'train_step',
-           'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'default_memory_budget_gib', 'choose_micro_batch',
-           'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'data_dir', 'run_training', 'max_micro_batch']
+__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
+           'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine',
+           'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
+           'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
+           'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
+           'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -43,13 +45,14 @@ class TrainConfig(Config):
     overwrite: bool = False                      # allow an output_dir that exists but is not an azllm run of this stage
     model: str = 'preset:llama-tiny'             # preset:NAME (random init), a model directory, or a hub id
     tokenizer: Optional[str] = None              # tokenizer to train with (default: the model's own; Llama 3 for presets)
-    train_data: list[str]                        # files, directories or datasets names
+    train_data: list[str] = Field(min_length=1)  # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
     seq_len: int = Field(2048, gt=0)             # tokens per packed row
     micro_batch: Union[Annotated[int, Field(gt=0, le=MAX_COUNT)], Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
     grad_accum: int = Field(1, gt=0, le=MAX_COUNT)  # micro-batches per optimizer step (follows from global_batch when that is set)
     global_batch: Optional[int] = Field(None, gt=0, le=MAX_COUNT)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
     memory_budget_gib: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
+    memory_check: bool = True                   # refuse a micro_batch x seq_len whose estimated memory floor cannot fit this device (false: try anyway)
     max_steps: Optional[int] = Field(None, gt=0) # optimizer steps (or max_tokens / epochs)
     max_tokens: Optional[int] = Field(None, gt=0)  # token budget: steps = ceil(max_tokens / (global batch * seq_len))
     epochs: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # passes over the training rows
@@ -290,6 +293,65 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
         if cuda: gc.collect(); torch.cuda.empty_cache()
 
 
+# %% ../nbs/24_trainer.ipynb #46529913
+FIT_MARGIN = 1.25   # refuse only when the floor exceeds the device's memory by this factor: the estimate is approximate, a refusal must be certain
+
+def device_memory_gib(rt:Runtime) -> float:
+    "The memory one process has: its GPU's, or the machine's RAM shared by the processes on it."
+    if rt.cuda: return torch.cuda.get_device_properties(rt.device).total_memory / 2**30
+    return os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30 / max(1, rt.local_world or rt.world)
+
+def step_memory_gib(model, # the loaded model, its trainable parameters chosen (wrapped or not)
+                    cfg:TrainConfig, # seq_len, precision, optimizer, grad_checkpointing, liger, strategy
+                    micro_batch:int, # rows per forward pass
+                    rt:Runtime, # this process
+                   ) -> dict:
+    "A floor of one training step's peak GiB per process: model state of what trains, and the activations of `micro_batch` rows."
+    from azllm.memory import activation_bytes, config_shape
+    ps = list(model.parameters())
+    trained = sum(p.numel() for p in ps if p.requires_grad)
+    state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
+    if resolve_strategy(cfg.strategy, rt) == 'fsdp2': state /= rt.world
+    shape = config_shape(inner_model(model).config)
+    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='amp-bf16' if use_bf16(cfg.precision, rt.cuda) else 'fp32',
+                           grad_checkpointing=cfg.grad_checkpointing, fused_ce=rt.cuda and cfg.liger is not False)
+    return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
+                total=(state + act['total']) / 2**30)
+
+def model_load_gib(spec:str, # `model` of a config: preset:NAME or a local model directory (anything else: None)
+                  ) -> Optional[float]:
+    "GiB of a model's fp32 weights, from its config alone (before it is loaded): a floor of what loading it takes."
+    from azllm.memory import shape_from, llama_params
+    from azllm.model import PRESETS
+    if spec.startswith('preset:'): d = dict(PRESETS.get(spec[7:], {}), vocab_size=1)     # the vocabulary comes from the tokenizer
+    elif (Path(spec)/'config.json').is_file():
+        try: d = json.loads((Path(spec)/'config.json').read_text())
+        except (OSError, ValueError): return None
+    else: return None
+    s = shape_from(d.get) if isinstance(d, dict) else {}
+    if not all(isinstance(s.get(k), int) and s[k] > 0 for k in ('layers', 'hidden', 'vocab')): return None
+    return llama_params(**{k: v for k, v in s.items() if v is not None}) * 4 / 2**30
+
+def check_model_loads(cfg:TrainConfig, rt:Runtime):
+    "Refuse, before loading it, a model whose fp32 weights alone cannot fit the RAM each process of this machine gets."
+    if getattr(cfg, 'load_in_4bit', False) or (need := model_load_gib(cfg.model)) is None: return
+    procs = max(1, rt.local_world or rt.world)
+    have = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30 / procs
+    if need > FIT_MARGIN * have:
+        raise AzllmError(f"model {cfg.model}: its fp32 weights alone need {need:,.1f} GiB to load, but this machine's RAM gives each of its "
+                         f"{procs} process(es) {have:,.1f} GiB; use a machine with more memory or fewer processes on it"
+                         f"{' (or SFT with load_in_4bit: true)' if hasattr(cfg, 'load_in_4bit') else ''} (memory_check: false tries anyway)")
+
+def check_step_fits(model, cfg:TrainConfig, micro_batch:int, rt:Runtime):
+    "Refuse, with the number and the fix, a step whose memory floor cannot fit this device."
+    need, have = step_memory_gib(model, cfg, micro_batch, rt), device_memory_gib(rt)
+    if need['total'] <= FIT_MARGIN * have: return
+    where = 'this GPU has' if rt.cuda else f"this machine's RAM gives each of its {max(1, rt.local_world or rt.world)} process(es)"
+    raise AzllmError(f"micro_batch {micro_batch} x seq_len {cfg.seq_len} needs at least {need['total']:,.1f} GiB per process "
+                     f"(model state {need['state']:,.1f}, activations {need['activations']:,.1f} of which logits {need['logits']:,.1f}), "
+                     f"but {where} {have:,.1f} GiB; lower micro_batch (raise grad_accum to keep the batch) or seq_len, set "
+                     "grad_checkpointing: true, or use micro_batch: auto with global_batch (memory_check: false tries anyway)")
+
 # %% ../nbs/24_trainer.ipynb #b7a1c0d8
 def default_memory_budget_gib(cuda:bool) -> float:
     "What `micro_batch: auto` may use: 92% of the GPU (headroom for the allocator's fragmentation), half the RAM on a CPU."
@@ -303,6 +365,7 @@ def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
     "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
     rt, budget, probes = eng.rt, cfg.memory_budget_gib or default_memory_budget_gib(eng.rt.cuda), {}
     for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
+        if step_memory_gib(eng.model, cfg, mb, rt)['total'] > FIT_MARGIN * device_memory_gib(rt): probes[mb] = None; continue  # certain not to fit: not probed
         if compiled: torch._dynamo.reset()
         probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world))
         if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
@@ -352,7 +415,7 @@ class Trainer:
         self.out = Path(cfg.output_dir)
         self.ckpt_dir = cfg.checkpoint_dir or str(self.out/'checkpoints')
         self.lock, self.writer, self.log_file, self.prefetch, self._created = None, None, None, None, False
-        self.ckpt_lock, self.last, self.data_fp, self._before = None, None, None, None
+        self.ckpt_lock, self.last, self.data_fp, self._before, self.tok_fp = None, None, None, None, None
 
 # %% ../nbs/24_trainer.ipynb #f327cb8b
 def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
@@ -372,6 +435,28 @@ def data_fingerprint(sources:list[str], # train_data entries: files, directories
             with open(f, 'rb') as fh:
                 while b := fh.read(1 << 22): h.update(b)
     return h.hexdigest()
+
+def tokenizer_fingerprint(tok, # the loaded tokenizer
+                          saved:Path, # where `tok.save_pretrained` just wrote it
+                         ) -> str:
+    "SHA-256 of a tokenizer by what it does, not by the path it came from: vocabulary and merges (its saved tokenizer.json), special tokens, chat template."
+    h = hashlib.sha256()
+    if (f := Path(saved)/'tokenizer.json').is_file(): h.update(f.read_bytes())       # tokenizers writes it deterministically
+    else: h.update(json.dumps(tok.get_vocab(), sort_keys=True).encode())
+    # (not tokenizer_config.json: its incidental keys vary with what else ran in the process)
+    h.update(json.dumps([{k: str(v) for k, v in tok.special_tokens_map.items()}, tok.chat_template], sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+@patch
+def _check_tokenizer_unchanged(self:Trainer):
+    "Resuming: the tokenizer must be the one the checkpoint was trained with, by content (a tokenizer or chat template rewritten in place is a change)."
+    saved = read_sidecar(self.resume_from).get('tokenizer_sha256') if self.resume_from else None
+    if saved in (None, self.tok_fp): return
+    change = "tokenizer: its content changed since this checkpoint (vocabulary, special tokens or chat template)"
+    if not self.cfg.resume_with_changes:
+        raise AzllmError(f"resuming {self.resume_from} with a different config changes the run: {change}. "
+                         "Restore that tokenizer, start a new output_dir, or set resume_with_changes: true")
+    self.rt.print(f"resuming with changes: {change}")
 
 @patch
 def _resume_point(self:Trainer) -> Optional[str]:
@@ -420,6 +505,9 @@ def setup(self:Trainer):
             ck = Path(self.ckpt_dir); ck.mkdir(parents=True, exist_ok=True)
             if not ck.resolve().is_relative_to(out.resolve()): self.ckpt_lock = RunLock(ck).acquire()   # locked with the run
             if read_marker(ck) is None: write_marker(ck, 'checkpoints', run=str(out.resolve()))
+        else:                                                         # on an object store: locked and marked the same way
+            self.ckpt_lock = RunLock(self.ckpt_dir).acquire()
+            _mark_remote(self.ckpt_dir, out)
         if gone := clean_uncommitted(self.ckpt_dir): rt.print(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
     self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
     rt.barrier()
@@ -429,10 +517,19 @@ def setup(self:Trainer):
     if cfg.micro_batch == 'auto' and resolve_strategy(cfg.strategy, rt) == 'fsdp2':
         raise AzllmError("micro_batch: auto probes on one process or under DDP; under fsdp2 set micro_batch "
                          "(measure it with `azllm memory max-batch CONFIG.yml`)")
+    if cfg.memory_check: check_model_loads(cfg, rt)                  # a 70B on a laptop: refused, not killed by the kernel mid-load
     model, self.tok, self.info = self.task.load(cfg, rt)
+    if cfg.memory_check and cfg.micro_batch != 'auto': check_step_fits(model, cfg, cfg.micro_batch, rt)   # before data and engine
+    if rt.main:                                                        # saved aside first: what it is, is compared before anything is written
+        saved = Path(tempfile.mkdtemp(prefix='azllm-tokenizer-')); self.tok.save_pretrained(saved)
+    self.tok_fp = rt.gather(tokenizer_fingerprint(self.tok, saved) if rt.main else None)[0]
+    try: self._check_tokenizer_unchanged()
+    except AzllmError:
+        if rt.main: shutil.rmtree(saved, ignore_errors=True)
+        raise
     if rt.main:
         save_config(cfg, out/'azllm_config.yml')
-        self.tok.save_pretrained(out/'tokenizer')
+        shutil.copytree(saved, out/'tokenizer', dirs_exist_ok=True); shutil.rmtree(saved, ignore_errors=True)
     self.train_data, self.valid_data = self.task.data(cfg, self.tok, out, rt)
     rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens
@@ -477,15 +574,33 @@ def _batch_plan(self:Trainer) -> dict:
 
 
 # %% ../nbs/24_trainer.ipynb #667d02d8
+def _remote_marker(ck:str) -> dict:
+    "The marker of a checkpoint_dir on an object store ({} if it has none)."
+    fs, root = fs_of(ck)
+    try: m = json.loads(fs.cat_file(f'{root.rstrip("/")}/{MARKER}'))
+    except FileNotFoundError: return {}
+    except (ValueError, UnicodeDecodeError): m = None
+    if not isinstance(m, dict): raise AzllmError(f"checkpoint_dir {ck}: its {MARKER} is not an azllm marker; give another checkpoint_dir")
+    return m
+
+def _mark_remote(ck:str, run:Path):
+    "Record in a checkpoint_dir on an object store the run it belongs to (once: a conditional create)."
+    fs, root = fs_of(ck)
+    from azllm import __version__
+    body = json.dumps(dict(kind='checkpoints', azllm_version=__version__, run=str(run.resolve())), indent=2).encode()
+    try: fs.pipe_file(f'{root.rstrip("/")}/{MARKER}', body, mode='create')
+    except FileExistsError: pass
+
 @patch
 def _check_checkpoint_dir(self:Trainer):
     "`checkpoint_dir` is checked like every output path, and must belong to this run: two runs never share one."
     ck, out = self.ckpt_dir, self.out
-    if is_url(ck): fs_of(ck); return                            # an unknown protocol or a missing backend: one line, before any write
-    ck = Path(ck)
-    if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
-    check_output(ck, 'checkpoints', self.cfg.overwrite)
-    owner = (read_marker(ck) or {}).get('run')
+    if is_url(ck): owner = _remote_marker(ck).get('run')        # (an unknown protocol or a missing backend: one line, before any write)
+    else:
+        ck = Path(ck)
+        if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
+        check_output(ck, 'checkpoints', self.cfg.overwrite)
+        owner = (read_marker(ck) or {}).get('run')
     if owner is not None and owner != str(out.resolve()):
         raise AzllmError(f"checkpoint_dir {ck} holds the checkpoints of the run in {owner}, not of {out}; "
                          "give each run its own checkpoint_dir (or resume that run with its own output_dir)")
@@ -509,7 +624,7 @@ def log(self:Trainer, rec:dict, prefix:str='train'):
 def save(self:Trainer, loss:float):
     "Commit a checkpoint of the current step."
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
-                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp), self.cfg.keep_last)
+                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp, tokenizer_sha256=self.tok_fp), self.cfg.keep_last)
 
 
 # %% ../nbs/24_trainer.ipynb #9d9f2b36

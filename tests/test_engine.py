@@ -471,3 +471,93 @@ def test_killed_inside_the_marker_or_lock_write_resumes(tmp_path, small_tokenize
     assert r.returncode == -signal.SIGKILL, (r.returncode, r.stderr[-2000:])
     run_inproc(fresh)
     assert (tmp_path/'fresh'/'final').exists()
+
+
+def _race_for_the_lock(d, barrier, results):
+    "A child process: wait for the other one, then take the lock on `d`, whose stale owner both found (the check made slow, to widen the race)."
+    import azllm.checkpoint as ckm
+    real = ckm._alive
+    def slow_alive(pid): time.sleep(0.3); return real(pid)
+    ckm._alive = slow_alive
+    barrier.wait()
+    try:
+        lock = ckm.RunLock(d).acquire()
+        results.put('took it'); time.sleep(1.5); lock.release()       # held while the other one decides
+    except ckm.AzllmError as e: results.put('refused' if 'in use by another run' in str(e) else str(e))
+
+
+def test_a_stale_lock_is_taken_over_by_one_process_only(tmp_path):
+    "Two processes find the same dead owner's lock at once: exactly one takes it over, the other is refused."
+    import multiprocessing as mp, socket
+    ctx = mp.get_context('fork')
+    d = tmp_path/'run'; d.mkdir()
+    (d/'.azllm.lock').write_text(json.dumps(dict(pid=2**22 + 4321, host=socket.gethostname(), started='earlier')))
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    ps = [ctx.Process(target=_race_for_the_lock, args=(d, barrier, results)) for _ in range(2)]
+    for p in ps: p.start()
+    for p in ps: p.join(30)
+    got = sorted(results.get(timeout=5) for _ in ps)
+    assert got == ['refused', 'took it'], got
+    assert sorted(p.name for p in d.iterdir()) == []                      # released, no temporary file left
+
+
+def test_a_step_that_cannot_fit_is_refused_before_it_starts(tmp_path, small_tokenizer):
+    "micro_batch 2^20 rows of 64 tokens: refused with the number and the fix, before the data is tokenized or the engine built."
+    from azllm.core import AzllmError
+    cfg = _quick(tmp_path, small_tokenizer)
+    with pytest.raises(AzllmError, match=r'micro_batch 1048576 x seq_len 64 needs at least [\d,.]+ GiB per process .*lower micro_batch') as e:
+        run_inproc(cfg, 'micro_batch=1048576')
+    assert '\n' not in str(e.value) and 'logits' in str(e.value) and not (tmp_path/'run').exists()
+
+
+def test_resume_notices_a_corpus_changed_in_ways_that_tokenize_the_same(tmp_path, small_tokenizer, capsys):
+    "The data is compared by the files' bytes: blank lines added at the end (the same tokens) still count; resume_with_changes lets it through."
+    from azllm.core import AzllmError
+    corpus = tmp_path/'corpus.txt'; corpus.write_text((DATA/'az_train.txt').read_text(encoding='utf-8'), encoding='utf-8')
+    cfg = _quick(tmp_path, small_tokenizer, train_data=[str(corpus)])
+    run_inproc(cfg)
+    with corpus.open('a', encoding='utf-8') as f: f.write('\n\n\n')
+    with pytest.raises(AzllmError, match="train_data: the files' content changed"): run_inproc(cfg, 'max_steps=2')
+    run_inproc(cfg, 'max_steps=2', 'resume_with_changes=true')
+    out = capsys.readouterr().out
+    assert 'resuming with changes:' in out and "train_data: the files' content changed" in out
+    assert max(losses(tmp_path/'run')) == 2
+
+
+def run_sft_inproc(cfg_path, *overrides):
+    from azllm.core import load_config
+    from azllm.sft import SFTRun, run_sft
+    return run_sft(load_config(cfg_path, SFTRun, list(overrides)), progress=False)
+
+
+def test_sft_resume_refuses_what_changes_the_adapter_the_tokenizer_or_the_data(tmp_path, small_tokenizer, sft_files, capsys):
+    "SFT like CPT: a changed LoRA key, target modules, truncation, a chat template or chat file rewritten in place: refused; resume_with_changes goes on."
+    from azllm.core import AzllmError
+    tok, data = tmp_path/'tok', tmp_path/'data'
+    shutil.copytree(small_tokenizer, tok); shutil.copytree(sft_files, data)
+    cfg = write_sft(tmp_path/'sft.yml', tok, tmp_path/'run', data, max_steps=1, save_every=1, grad_accum=1, eval_every=0, valid_data=[])
+    run_sft_inproc(cfg)
+    for ov in ['lora_r=8', 'lora_alpha=4', 'lora_dropout=0.1', 'target_modules=[q_proj, v_proj]', 'train_embeddings=true', 'truncation=drop']:
+        with pytest.raises(AzllmError, match=f"changes the run: .*{ov.split('=')[0]}: ") as e: run_sft_inproc(cfg, 'max_steps=2', ov)
+        assert '\n' not in str(e.value)
+    template = tok/'chat_template.jinja'
+    template.write_text(template.read_text(encoding='utf-8') + '{# my edit #}', encoding='utf-8')    # same path, other template
+    with pytest.raises(AzllmError, match=r"changes the run: tokenizer: its content changed"): run_sft_inproc(cfg)
+    lines = (data/'train.jsonl').read_text(encoding='utf-8').splitlines()
+    (data/'train.jsonl').write_text('\n'.join(lines[::-1]) + '\n', encoding='utf-8')                 # same path, other order
+    with pytest.raises(AzllmError, match="changes the run: train_data: the files' content changed"): run_sft_inproc(cfg)
+    capsys.readouterr()
+    run_sft_inproc(cfg, 'max_steps=2', 'resume_with_changes=true')
+    out = capsys.readouterr().out
+    assert 'resuming with changes: tokenizer: its content changed' in out and max(losses(tmp_path/'run')) == 2
+
+
+def test_a_model_that_cannot_load_is_refused_before_loading(tmp_path, small_tokenizer):
+    "A model directory whose config.json describes ~7T parameters: refused from its config alone, not killed by the kernel mid-load."
+    from azllm.core import AzllmError
+    (tmp_path/'huge').mkdir()
+    (tmp_path/'huge'/'config.json').write_text(json.dumps(dict(model_type='llama', num_hidden_layers=400, hidden_size=32768, vocab_size=128256,
+                                                                intermediate_size=131072, num_attention_heads=256)))
+    with pytest.raises(AzllmError, match=r'fp32 weights alone need [\d,.]+ GiB to load') as e:
+        run_inproc(_quick(tmp_path, small_tokenizer), f'model={tmp_path/"huge"}', 'vocab_transfer=false')
+    assert '\n' not in str(e.value) and not (tmp_path/'run').exists()

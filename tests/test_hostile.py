@@ -150,7 +150,7 @@ TRAIN_KEYS = ['micro_batch=0', 'grad_accum=0', 'seq_len=0', 'lr=-1', 'warmup_ste
               'log_every=0', 'eval_every=-1', 'keep_last=0', 'lr_scheduler=bogus',
               # issue 23: values pydantic accepted and torch rejected (or trained to NaN), and a micro-batch that hangs
               'lr=.inf', 'weight_decay=.inf', 'epochs=.inf', 'grad_clip=.inf', 'seed=-1', 'seed=99999999999999999999',
-              'micro_batch=1000000000000', 'grad_accum=1000000000000']
+              'micro_batch=1000000000000', 'grad_accum=1000000000000', 'train_data=[]']
 
 
 def _training_config_case(box, text, override):
@@ -159,7 +159,7 @@ def _training_config_case(box, text, override):
     model = CPTRun if 'stage: cpt' in text else SFTRun
     key = override.split('=')[0]
     # the bound itself must be what is reported (an "unknown key" on today's SFT config does not count)
-    with pytest.raises(AzllmError, match=rf"{key}: (Input should be|Value error|.*must)"):
+    with pytest.raises(AzllmError, match=rf"{key}: (Input should be|Value error|List should have|.*must)"):
         load_config(write(box, 'run.yml', text), model, [override])
 
 
@@ -573,3 +573,34 @@ def test_a_dataset_name_without_the_hub_fails_fast(box, monkeypatch):
     t0 = time.time()
     with pytest.raises(AzllmError, match='cannot be reached'): list(read_documents('azllm-test-no-such-org/no-such-dataset'))
     assert time.time() - t0 < 5
+
+
+# ---------------------------------------------------------------------------------- eval: a tokenizer that is not the model's
+def test_eval_refuses_a_tokenizer_that_is_not_the_models(box, chat_tok, small_tokenizer):
+    "A model trained with a 4,000-token tokenizer, scored through an unrelated smaller one (700): ids it cannot make, a meaningless number."
+    from azllm.model import load_model
+    from azllm.tokenizer import load_tokenizer
+    own = load_tokenizer(str(small_tokenizer))
+    m = load_model('preset:llama-tiny', own)
+    m.save_pretrained(box/'model'); own.save_pretrained(box/'model')
+    ev = lambda path, tok: write(box, 'ev.yml', EVAL.replace('path: preset:llama-tiny', f'path: {path}, tokenizer: {tok}'))
+    hostile(box, ['eval', ev('model', chat_tok)], 'is not the one saved with the model')
+    rc, err = cli('eval', ev('model', small_tokenizer)); assert rc == 0, err        # a copy of its own tokenizer is its own
+    shutil.rmtree(box/'runs'/'ev')
+    for f in box.joinpath('model').glob('*token*'): f.unlink()                       # weights only: the sizes tell
+    hostile(box, ['eval', ev('model', chat_tok)], 'can never be produced')
+    shutil.rmtree(box/'model'); os.remove(box/'ev.yml')
+
+
+def test_a_huge_table_row_is_read_in_pieces(tmp_path):
+    "A JSONL row of 3 MB (one document): cut into pieces of at most MAX_DOC_CHARS at spaces, as a text line is, never tokenized whole."
+    from azllm.data import read_documents, MAX_DOC_CHARS
+    text = ('kitablardan oxudum ' * 160_000).strip()
+    p = tmp_path/'rows.jsonl'
+    p.write_text(json.dumps({'text': 'qısa sənəd'}) + '\n' + json.dumps({'text': text}, ensure_ascii=False) + '\n', encoding='utf-8')
+    docs = list(read_documents(p))
+    assert docs[0] == 'qısa sənəd' and len(docs) >= 4 and max(map(len, docs)) <= MAX_DOC_CHARS
+    assert ' '.join(docs[1:]) == text
+    nospace = 'ə' * (2 * MAX_DOC_CHARS + 5)                                       # no space at all: cut at the limit
+    p.write_text(json.dumps({'text': nospace}, ensure_ascii=False) + '\n', encoding='utf-8')
+    assert [len(d) for d in read_documents(p)] == [MAX_DOC_CHARS, MAX_DOC_CHARS, 5]

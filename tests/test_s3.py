@@ -57,3 +57,21 @@ def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
     full, again = losses(tmp_path/'full'), losses(killed)
     assert resumed_from < 20 and sorted(again) == list(range(1, 21))
     for s in range(resumed_from + 1, 21): assert again[s] == pytest.approx(full[s], rel=TOL), s
+
+
+def test_an_s3_checkpoint_dir_is_locked_and_owned_by_its_run(tmp_path, small_tokenizer, s3_server):
+    "checkpoint_dir on S3: locked with the run (a live owner's lock refuses, a dead one's is taken over), and never shared by two runs."
+    import json, socket
+    from test_engine import _quick, run_inproc
+    ck = f'{s3_server.url}/ck'
+    lock = f'{s3_server.bucket}/ck/.azllm.lock'
+    s3_server.fs.pipe_file(lock, json.dumps(dict(pid=os.getpid(), host=socket.gethostname(), started='now')).encode())
+    with pytest.raises(AzllmError, match='is in use by another run'): run_inproc(_quick(tmp_path, small_tokenizer, 'a', checkpoint_dir=ck))
+    assert not (tmp_path/'a').exists()
+    s3_server.fs.pipe_file(lock, json.dumps(dict(pid=2**22 + 4321, host=socket.gethostname(), started='earlier')).encode())
+    run_inproc(_quick(tmp_path, small_tokenizer, 'a', checkpoint_dir=ck))          # a dead owner's lock: taken over
+    s3_server.fs.invalidate_cache()
+    assert (tmp_path/'a'/'final').exists() and not s3_server.fs.exists(lock)        # released at the end
+    with pytest.raises(AzllmError, match='give each run its own checkpoint_dir'):
+        run_inproc(_quick(tmp_path, small_tokenizer, 'b', checkpoint_dir=ck))
+    assert not (tmp_path/'b').exists()
