@@ -82,13 +82,14 @@ def cmd_chat(a):
          temperature=a.temperature, top_p=a.top_p)
 
 # %% ../nbs/60_cli.ipynb #d892f335
-_STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'eval')
+_STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'dpo', 'eval')
 
 def _stage(name:str) -> tuple:
     "(config model, run function) of stage `name`; only that stage's module is imported (trl alone takes seconds)."
     if name == 'tokenizer': from azllm.tokenizer import TokenizerRun as m, run_tokenizer as f
     elif name == 'cpt': from azllm.cpt import CPTRun as m, train as f
     elif name == 'sft': from azllm.sft import SFTRun as m, run_sft as f
+    elif name == 'dpo': from azllm.dpo import DPORun as m, run_dpo as f
     else: from azllm.eval import EvalRun as m, run_eval as f
     return m, f
 
