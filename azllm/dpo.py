@@ -25,7 +25,7 @@ from .cpt import full_state_dict
 # %% auto #0
 __all__ = ['PAIR_FORMAT', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example', 'encode_pairs', 'PackedPairs',
            'sequence_logps', 'preference_loss', 'dpo_loss', 'DPORun', 'dpo_base', 'DPOTask', 'preference_metrics',
-           'run_dpo']
+           'run_dpo', 'preference_accuracy']
 
 # %% ../nbs/33_dpo.ipynb #16a89b97
 PAIR_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "chosen": [{"role": "assistant", "content": ...}], '
@@ -41,7 +41,7 @@ def _reply(v, key:str, where:str) -> str:
 def check_pair(row, # one parsed JSON line
                where:str, # file:line, for messages
               ) -> dict:
-    "A checked preference pair `{prompt, chosen, rejected, where}` (replies as strings); `AzllmError` naming `where` otherwise."
+    "A checked preference pair `{prompt, chosen, rejected, where, kind}` (replies as strings); `AzllmError` naming `where` otherwise."
     if not isinstance(row, dict): raise AzllmError(f"{where}: not a JSON object; {PAIR_FORMAT}")
     if missing := [k for k in ('prompt', 'chosen', 'rejected') if k not in row]:
         raise AzllmError(f"{where}: not a preference pair, no {', '.join(f'`{k}`' for k in missing)} "
@@ -55,7 +55,7 @@ def check_pair(row, # one parsed JSON line
     if prompt[-1]['role'] != 'user': raise AzllmError(f"{where}: the prompt must end with a user turn (it ends with {prompt[-1]['role']!r}): the replies answer it")
     chosen, rejected = _reply(row['chosen'], 'chosen', where), _reply(row['rejected'], 'rejected', where)
     if chosen.strip() == rejected.strip(): raise AzllmError(f"{where}: `chosen` and `rejected` are the same reply, so the pair teaches nothing")
-    return dict(prompt=prompt, chosen=chosen, rejected=rejected, where=where)
+    return dict(prompt=prompt, chosen=chosen, rejected=rejected, where=where, kind=row.get('kind'))   # kind: what is wrong with `rejected` (optional)
 
 # %% ../nbs/33_dpo.ipynb #dd4cae73
 def _jsonl_pairs(path:Path) -> list[dict]:
@@ -315,3 +315,25 @@ def run_dpo(cfg:DPORun, # the run config
            ) -> Path:
     "Train a DPO/IPO LoRA adapter as `cfg` says; return the run's `final/` adapter directory."
     return run_training(cfg, DPOTask(cfg, progress), progress)
+
+# %% ../nbs/33_dpo.ipynb #bed3c2b7
+def preference_accuracy(model, # a causal LM (a peft model is used with its adapter on)
+                        tok, # its tokenizer (checked for chat)
+                        pairs:list[dict], # from `read_pairs`
+                        seq_len:int=4096, # longest pair
+                       ) -> dict:
+    "Share of `pairs` whose chosen reply gets the higher mean log-probability per token, overall and per `kind` when the pairs carry one."
+    import tempfile
+    was = model.training; model.eval()
+    wins = []
+    with tempfile.TemporaryDirectory() as d, torch.no_grad():
+        for p in pairs:                                    # one pair per batch: the order of results is the order of pairs
+            exs, _ = encode_pairs([p], tok, seq_len)
+            pack_rows(exs, seq_len, Path(d)/'row')
+            lp, n = sequence_logps(model, PackedPairs(Path(d)/'row', tok.pad_token_id).batch([0]))
+            wins.append(bool(lp[0] / n[0] > lp[1] / n[1]))
+    model.train(was)
+    out = dict(pairs=len(pairs), accuracy=sum(wins) / len(wins))
+    kinds = sorted({p.get('kind') for p in pairs if p.get('kind')})
+    for k in kinds: out[k] = sum(w for w, p in zip(wins, pairs) if p.get('kind') == k) / sum(p.get('kind') == k for p in pairs)
+    return out

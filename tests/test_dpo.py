@@ -85,3 +85,101 @@ def test_loss_equals_trl_on_the_same_batch(which, loss_type, toks, tmp_path):
     for ours, theirs in (('reward_accuracy', 'rewards/accuracies'), ('rewards_chosen', 'rewards/chosen'),
                          ('rewards_rejected', 'rewards/rejected'), ('reward_margin', 'rewards/margins')):
         assert sums[ours].item() / len(rows) == pytest.approx(metrics[theirs], abs=beta * 1e-3), ours       # TRL's fused LM head sums log-probs in fp32
+
+
+# ---------------------------------------------------------------- bad input
+
+def write_jsonl(path, lines):
+    path.write_text(''.join((l if isinstance(l, str) else json.dumps(l, ensure_ascii=False)) + '\n' for l in lines), encoding='utf-8')
+    return path
+
+GOOD = dict(prompt=[{'role': 'user', 'content': 'Balansımı necə yoxlayım?'}], chosen=[{'role': 'assistant', 'content': '*100# yığın.'}],
+            rejected=[{'role': 'assistant', 'content': 'Bilmirəm.'}])
+
+
+@pytest.mark.parametrize('line,needle', [
+    ('{"prompt": [', r'bad.jsonl:2: not valid JSON'),
+    ('[1, 2]', r'bad.jsonl:2: not a JSON object'),
+    (dict(messages=[{'role': 'user', 'content': 'x'}]), r'bad.jsonl:2: not a preference pair, no `prompt`, `chosen`, `rejected` \(fields: messages\)'),
+    (dict(GOOD, prompt='Salam'), r'bad.jsonl:2: `prompt` must be a non-empty list of chat messages'),
+    (dict(GOOD, prompt=[{'role': 'user'}]), r'bad.jsonl:2: prompt turn 0 must be'),
+    (dict(GOOD, prompt=GOOD['prompt'] + GOOD['chosen']), r"bad.jsonl:2: the prompt must end with a user turn \(it ends with 'assistant'\)"),
+    (dict(GOOD, chosen=[]), r'bad.jsonl:2: `chosen` must be one non-empty assistant reply'),
+    (dict(GOOD, rejected=[{'role': 'user', 'content': 'x'}]), r'bad.jsonl:2: `rejected` must be one non-empty assistant reply'),
+    (dict(GOOD, rejected=GOOD['chosen']), r'bad.jsonl:2: `chosen` and `rejected` are the same reply'),
+])
+def test_bad_pairs_name_the_line(line, needle, tmp_path):
+    with pytest.raises(AzllmError, match=needle): read_pairs(write_jsonl(tmp_path/'bad.jsonl', [GOOD, line]))
+
+
+def test_bad_files_and_configs(tmp_path, toks):
+    (tmp_path/'bin.jsonl').write_bytes(b'{"a": 1}\x00\n')
+    with pytest.raises(AzllmError, match='binary data'): read_pairs(tmp_path/'bin.jsonl')
+    (tmp_path/'latin1.jsonl').write_bytes(json.dumps(GOOD).encode() + b'\n{"prompt": "\xe7"}\n')
+    with pytest.raises(AzllmError, match=r'latin1.jsonl:2: not valid UTF-8'): read_pairs(tmp_path/'latin1.jsonl')
+    with pytest.raises(AzllmError, match='no such file'): read_pairs(tmp_path/'nope.jsonl')
+    (tmp_path/'empty').mkdir()
+    with pytest.raises(AzllmError, match='no .jsonl files'): read_pairs(tmp_path/'empty')
+    long = dict(GOOD, chosen='uzun ' * 400, rejected='qısa')
+    exs, st = encode_pairs(read_pairs(write_jsonl(tmp_path/'long.jsonl', [GOOD, long])), toks['custom'], 256)
+    assert st['truncated'] == 1 and all(len(e['input_ids']) <= 256 for e in exs)
+    with pytest.raises(AzllmError, match='were dropped; raise seq_len'):
+        encode_pairs(read_pairs(write_jsonl(tmp_path/'long2.jsonl', [long])), toks['custom'], 256, 'drop')
+    cfg = tmp_path/'dpo.yml'
+    cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'long.jsonl'))))
+    for ov, msg in [('loss_type=hinge', "'sigmoid' or 'ipo'"), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
+        with pytest.raises(AzllmError, match=msg): load_config(cfg, DPORun, [ov])
+    for f in sorted((ROOT/'configs').glob('dpo_*.yml')): load_config(f, DPORun)      # the shipped recipes validate
+
+
+def test_cli_runs_the_dpo_stage_and_names_a_bad_line(tmp_path, capsys):
+    from azllm.cli import main
+    write_jsonl(tmp_path/'bad.jsonl', [GOOD, dict(GOOD, rejected=GOOD['chosen'])])
+    cfg = tmp_path/'dpo.yml'
+    cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'bad.jsonl'),
+                                       max_steps=1, tensorboard=False)))
+    assert main(['train', str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert 'bad.jsonl:2: `chosen` and `rejected` are the same reply' in err and 'Traceback' not in err
+    assert not (tmp_path/'run').exists()                                          # nothing left behind
+
+
+# ---------------------------------------------------------------- the engine: SIGKILL and resume
+
+def write_dpo(path, tok, out, files, **kw):
+    cfg = dict(stage='dpo', output_dir=str(out), model='preset:llama-tiny', tokenizer=str(tok), train_data=str(files/'train.jsonl'),
+               valid_data=str(files/'valid.jsonl'), seq_len=1024, micro_batch=2, grad_accum=1, max_steps=6, lr=3e-3, warmup_steps=1,
+               eval_every=3, save_every=3, lora_r=4, lora_alpha=8, log_every=1, tensorboard=False)
+    cfg.update(kw)
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+@pytest.fixture(scope='module')
+def dpo_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp('dpo')
+    (d/'train.jsonl').write_text(''.join((DATA/'dpo'/'train.jsonl').read_text(encoding='utf-8').splitlines(keepends=True)[:40]), encoding='utf-8')
+    (d/'valid.jsonl').write_text(''.join((DATA/'dpo'/'valid.jsonl').read_text(encoding='utf-8').splitlines(keepends=True)[:8]), encoding='utf-8')
+    return d
+
+
+def logged(run, key='loss'): return {r['step']: r[key] for r in map(json.loads, open(Path(run)/'log.jsonl')) if key in r}
+
+
+@pytest.mark.slow
+def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, dpo_files):
+    from test_engine import launch, kill_at
+    full = tmp_path/'full'
+    launch(sys.executable, '-m', 'azllm.cli', 'train', write_dpo(tmp_path/'full.yml', small_tokenizer, full, dpo_files))
+    run = tmp_path/'killed'
+    cfg = write_dpo(tmp_path/'dpo.yml', small_tokenizer, run, dpo_files)
+    kill_at('after_commit', cfg, run)
+    r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)
+    assert 'resumed from' in r.stdout + r.stderr
+    for key in ('loss', 'reward_accuracy', 'reward_margin', 'val_reward_accuracy'):
+        again, want = logged(run, key), logged(full, key)
+        assert want and again.keys() >= want.keys(), key
+        for s in want: assert again[s] == pytest.approx(want[s], rel=1e-5, abs=1e-7), (key, s)
+    assert logged(full)[6] != logged(full)[1]                                      # it trained
+    from azllm.sft import load_adapted
+    load_adapted(run)                                                              # the adapter loads onto its base
