@@ -197,7 +197,7 @@ def dpo_loss(model, # the wrapped peft model (DDP, FSDP2 or bare)
                 rewards_rejected=torch.where(real, rj, 0.0).sum(), reward_margin=torch.where(real, rc - rj, 0.0).sum())
     return per_pair.sum() / n_items, sums
 
-# %% ../nbs/33_dpo.ipynb #704f95cf
+# %% ../nbs/33_dpo.ipynb #f30604f7
 class DPORun(SFTRun):
     "Config of the DPO stage: the SFT keys (LoRA, truncation, engine keys) plus the preference loss."
     stage: Literal['dpo'] = 'dpo'
@@ -209,7 +209,7 @@ class DPORun(SFTRun):
     lora_dropout: float = Field(0.0, ge=0, lt=1)         # 0: the policy and reference passes see the same base activations
     train_embeddings: bool = False                       # DPO keeps the SFT model's vocabulary; embeddings stay frozen
 
-# %% ../nbs/33_dpo.ipynb #43719da7
+# %% ../nbs/33_dpo.ipynb #2256af95
 def dpo_base(cfg:DPORun, out:Path, rt:Runtime) -> str:
     "The model DPO starts from, as a loadable reference: an SFT adapter is merged into its base and saved under `out/sft-merged`."
     if adapter_dir_of(cfg.model) is None: return cfg.model
@@ -238,7 +238,7 @@ class DPOTask(SFTTask):
         n = lambda train: sum(p.numel() for p in model.parameters() if p.requires_grad == train)
         return model, tok, dict(base=self.base, trainable=n(True), frozen=n(False), loss_type=cfg.loss_type, beta=cfg.beta)
 
-# %% ../nbs/33_dpo.ipynb #1e6ccf1f
+# %% ../nbs/33_dpo.ipynb #c0cabe47
 def _pack_split(src, tok, cfg:DPORun, path:Path, rt:Runtime, split:str) -> dict:
     exs, st = encode_pairs(read_pairs(src), tok, cfg.seq_len, cfg.truncation)
     st.update(pack_rows(exs, cfg.seq_len, path))
@@ -259,7 +259,7 @@ def data(self, cfg:DPORun, tok, out:Path, rt:Runtime) -> tuple:
 def loss(self, model, batch:dict, n_items:int) -> tuple:
     return dpo_loss(model, batch, n_items, self.cfg.loss_type, self.cfg.beta)
 
-# %% ../nbs/33_dpo.ipynb #52137c24
+# %% ../nbs/33_dpo.ipynb #1cd3beab
 def preference_metrics(model, # the (wrapped) peft model
                        data:PackedPairs, # held-out pairs
                        rt:Runtime, # this process
@@ -291,7 +291,7 @@ def validate(self, trainer:Trainer) -> dict:
     return preference_metrics(trainer.eng.model, trainer.valid_data, trainer.rt, cfg.loss_type, cfg.beta, cfg.micro_batch,
                               trainer.eng.bf16, cfg.eval_rows)
 
-# %% ../nbs/33_dpo.ipynb #fcb17dcc
+# %% ../nbs/33_dpo.ipynb #5ed77a93
 @patch_to(DPOTask)
 def save_final(self, trainer:Trainer, out:Path):
     "The DPO adapter in peft's format, with the tokenizer (and, for a preset, the base it loads onto)."
@@ -316,7 +316,7 @@ def run_dpo(cfg:DPORun, # the run config
     "Train a DPO/IPO LoRA adapter as `cfg` says; return the run's `final/` adapter directory."
     return run_training(cfg, DPOTask(cfg, progress), progress)
 
-# %% ../nbs/33_dpo.ipynb #bed3c2b7
+# %% ../nbs/33_dpo.ipynb #3978e6fa
 def preference_accuracy(model, # a causal LM (a peft model is used with its adapter on)
                         tok, # its tokenizer (checked for chat)
                         pairs:list[dict], # from `read_pairs`
