@@ -189,8 +189,10 @@ def preflight(cfg, # a validated cpt or sft config
               made:set=frozenset(), # paths an earlier config of the same command writes (not there yet)
              ):
     "Fail in one line, before any work, on what cannot run here: a missing model, tokenizer or corpus, a hub id offline, a model too big for this CPU."
-    from azllm.core import resolve_source, looks_local, hub_offline
+    from azllm.core import resolve_source, looks_local, hub_offline, require_fs
     if cfg.stage not in ('cpt', 'sft'): return
+    for url in (cfg.output_dir, cfg.checkpoint_dir):      # an unknown storage protocol is a typo in the config: say so first
+        if url and '://' in str(url): require_fs(url)
     if not cfg.model.startswith('preset:') and cfg.model not in made: resolve_source(cfg.model, 'model')
     if cfg.tokenizer and cfg.tokenizer != 'llama3' and cfg.tokenizer not in made: resolve_source(cfg.tokenizer, 'tokenizer')
     data = list(cfg.train_data) if isinstance(cfg.train_data, list) else [cfg.train_data]
@@ -203,10 +205,11 @@ def preflight(cfg, # a validated cpt or sft config
                              "; give your corpus (e.g. train_data=[my_corpus.txt])")
     if gpus or (shape := _model_shape(cfg.model)) is None or (ram := _available_ram()) is None: return
     from azllm.memory import estimate_memory
-    est = estimate_memory(precision='fp32', micro_batch=cfg.micro_batch, seq=cfg.seq_len, **shape)
+    mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
+    est = estimate_memory(precision='fp32', micro_batch=mb, seq=cfg.seq_len, **shape)
     need = est['activations_bytes'] + (est['params_bytes'] if cfg.stage == 'sft' else est['peak_bytes'])
     if need > ram:
-        raise AzllmError(f"{cfg.model} with micro_batch {cfg.micro_batch} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
+        raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
                          f"to train on a CPU, and this machine has {ram / 2**30:,.0f} GiB available (no CUDA GPU is visible): "
                          "run it on a GPU machine, or try the pipeline on a CPU with configs/cpt_tiny_*.yml")
 

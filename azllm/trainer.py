@@ -85,7 +85,7 @@ class TrainConfig(Config):
     def _micro_batch(cls, v, handler):
         # one message for the two forms, instead of one per branch of the union
         try: return handler(v)
-        except ValidationError: raise ValueError(f"must be a whole number from 1 to {MAX_COUNT}, or auto") from None
+        except ValidationError: raise ValueError(f"must be a whole number greater than 0 (at most {MAX_COUNT}), or auto") from None
 
     @model_validator(mode='before')
     @classmethod
