@@ -176,13 +176,13 @@ def _available_ram() -> int|None:
 
 def _model_shape(spec:str) -> dict|None:
     "The Llama shape of a preset or of a local model directory's config.json (None for a hub id or another kind of model)."
-    from azllm.memory import preset_shape, _shape_from
+    from azllm.memory import preset_shape, shape_from
     if spec.startswith('preset:'): return preset_shape(spec.split(':', 1)[1])
     f = Path(spec)/'config.json'
     if not f.is_file(): return None
     try: c = json.loads(f.read_text())
     except ValueError: return None
-    return _shape_from(c.get) if c.get('num_hidden_layers') and c.get('hidden_size') and c.get('vocab_size') else None
+    return shape_from(c.get) if c.get('num_hidden_layers') and c.get('hidden_size') and c.get('vocab_size') else None
 
 def preflight(cfg, # a validated cpt or sft config
               gpus:int, # visible CUDA devices

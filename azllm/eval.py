@@ -20,7 +20,7 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
-from .sft import _has_tokenizer, _adapter_base, _recorded_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
+from .sft import _has_tokenizer, _adapter_base, recorded_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
 from .harness import load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks
 
 
@@ -123,7 +123,7 @@ def _put_adapter(model, tok, src:dict, name:str):
     acfg = json.loads((Path(src['adapter'])/'adapter_config.json').read_text())
     carries = any(m.split('.')[-1] == 'embed_tokens' for m in acfg.get('modules_to_save') or [])
     rows = model.get_input_embeddings().num_embeddings
-    rec = _recorded_base(src['adapter'], acfg.get('base_model_name_or_path') or '')
+    rec = recorded_base(src['adapter'], acfg.get('base_model_name_or_path') or '')
     if (Path(rec)/'config.json').is_file() and Path(rec).resolve() != Path(src['path']).resolve():   # peft records the base it saw
         v = json.loads((Path(rec)/'config.json').read_text()).get('vocab_size')
         if v and v != rows: raise AzllmError(f"model {name!r}: the adapter was trained on another base model: {rec} ({v:,} tokens), "

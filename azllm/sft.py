@@ -27,8 +27,8 @@ __all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'LLAMA3_VOCAB_SIZE'
            'chat_format', 'to_messages', 'has_generation_markers', 'check_chat_tokenizer', 'tokenize_chat',
            'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview', 'render_preview', 'fit_vocabulary',
            'needs_embeddings', 'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model', 'encode_chats',
-           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_config', 'adapter_dir_of', 'peft_load',
-           'load_adapted', 'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
+           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_config', 'recorded_base', 'adapter_dir_of',
+           'peft_load', 'load_adapted', 'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
 
 # %% ../nbs/32_sft.ipynb #900f88d2
 def _convert(rows:list[dict], src:str) -> list[dict]:
@@ -475,7 +475,7 @@ def adapter_config(adapter_dir:Path) -> dict:
 
 _NAME_BASE = "name it: azllm export ADAPTER --merge --model BASE, or azllm chat BASE --adapter ADAPTER"
 
-def _recorded_base(adapter_dir:Path, ref:str) -> str:
+def recorded_base(adapter_dir:Path, ref:str) -> str:
     "Where the base an adapter records lies: a path relative to the adapter is read from there; a hub id stays as it is."
     if not ref or ref.startswith('preset:') or not looks_local(ref): return ref
     return str(Path(ref) if Path(ref).is_absolute() else (Path(adapter_dir)/ref).resolve())
@@ -486,7 +486,7 @@ def _adapter_base(adapter_dir:Path) -> str:
     if ref is not None and not isinstance(ref, str): raise AzllmError(f"{adapter_dir}/adapter_config.json: base_model_name_or_path is not a string")
     if not ref or ref.startswith('preset:'):
         raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; {_NAME_BASE}")
-    base = _recorded_base(adapter_dir, ref)
+    base = recorded_base(adapter_dir, ref)
     if looks_local(ref) and not Path(base).exists():
         raise AzllmError(f"{adapter_dir}: its base model {base} is not there (moved or deleted?); {_NAME_BASE}")
     return base
@@ -571,7 +571,7 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
             elif p.name == 'base' and p.is_dir(): shutil.copytree(p, tmp/'base')   # the rebuilt random base of a preset run
         cfg_file = tmp/'adapter_config.json'
         acfg = json.loads(cfg_file.read_text())
-        base = _recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
+        base = recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
         if base != acfg.get('base_model_name_or_path'):      # a path relative to the old place: the copy names it absolutely
             cfg_file.write_text(json.dumps({**acfg, 'base_model_name_or_path': base}, indent=2) + '\n')
         if not _has_tokenizer(tmp): load_tokenizer(base if _has_tokenizer(base) else None).save_pretrained(tmp)
