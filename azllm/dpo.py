@@ -160,7 +160,9 @@ def sequence_logps(model, # a causal LM (wrapped or not)
                    batch:dict, # `input_ids`, `position_ids`, `shift_labels`, `seq_ids`
                   ) -> tuple[torch.Tensor, torch.Tensor]:
     "Summed log-probability of each sequence's completion tokens, and their number: two tensors of length `batch size × row length`."
-    logits = model(input_ids=batch['input_ids'], position_ids=batch['position_ids']).logits
+    # no KV cache: transformers builds the document-local mask from restarting positions only when there is none, and a
+    # model's config asks for one by default (the engine turns it off for training; a model scored here may not have)
+    logits = model(input_ids=batch['input_ids'], position_ids=batch['position_ids'], use_cache=False).logits
     lab, seq = batch['shift_labels'].flatten(), batch['seq_ids'].flatten()
     logits = logits.to(torch.promote_types(logits.dtype, torch.float32))     # fp32 at least (bf16 logits), fp64 kept (tests)
     logp = -F.cross_entropy(logits.flatten(0, 1), lab, ignore_index=-100, reduction='none')
