@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/dpo.html.md"""
 
 # %% ../nbs/33_dpo.ipynb #85b15d61
 from __future__ import annotations
-import json, math
+import json, math, os
 from pathlib import Path
 from typing import Literal, Optional
 import numpy as np
@@ -302,7 +302,10 @@ def save_final(self, trainer:Trainer, out:Path):
     if rt.main:
         peft_model = inner_peft(model)
         with atomic_dir(out) as tmp:
-            base = self.base if self.base.startswith('preset:') or not Path(self.base).exists() else str(Path(self.base).resolve())
+            base = self.base
+            if not base.startswith('preset:') and Path(base).exists():      # inside the run (sft-merged): relative, so the run can move
+                b = Path(base).resolve()
+                base = os.path.relpath(b, Path(out).resolve()) if b.is_relative_to(Path(cfg.output_dir).resolve()) else str(b)
             peft_model.peft_config['default'].base_model_name_or_path = base
             peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
             tok.save_pretrained(tmp)

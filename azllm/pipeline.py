@@ -14,10 +14,11 @@ from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
+from .harness import benchmark_table
 
 # %% auto #0
 __all__ = ['TINY', 'QUICK_TASKS', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step',
-           'dpo_step', 'dpo_section', 'eval_step', 'what_next', 'quickstart']
+           'dpo_step', 'dpo_section', 'sft_vs_dpo', 'eval_step', 'what_next', 'quickstart']
 
 # %% ../nbs/50_pipeline.ipynb #a0e9b84d
 def label_by_size(sweep:pd.DataFrame, # from `vocab_sweep` (rows named by the size asked for)
@@ -138,6 +139,18 @@ def dpo_section(d:dict) -> str:
         f"**{d['val_reward_accuracy']:.2f}**, mean reward margin {d['val_reward_margin']:.3f}.",
         "Share of held-out pairs on which each model gives the chosen reply the higher mean log-probability per token "
         "(tiny models: the method working, not a good assistant):", md_table(df)])
+
+def sft_vs_dpo(rep:dict, # the report after the DPO and evaluation stages
+              ) -> tuple[pd.DataFrame, dict]:
+    "SFT and DPO side by side: preference accuracy on the held-out pairs, bits per byte, and every evaluation task (table, report.json figures)."
+    acc, bench = rep['dpo']['preference_accuracy'], rep.get('benchmarks', {})
+    data = {m: dict(preference_accuracy=acc[m]['accuracy'], bpb=rep['bpb'][m], benchmarks=bench.get(m, {})) for m in ('sft', 'dpo')}
+    rows = {f"held-out pairs ({acc['sft']['pairs']}): chosen reply preferred": {m: f"{d['preference_accuracy']:.3f}" for m, d in data.items()},
+            'validation bits per byte (lower is better)': {m: f"{d['bpb']:.4f}" for m, d in data.items()}}
+    rows.update(benchmark_table({m: d['benchmarks'] for m, d in data.items()}).to_dict(orient='index') if bench else {})
+    df = pd.DataFrame.from_dict(rows, orient='index')[['sft', 'dpo']]
+    df.index.name = 'measure'
+    return df, data
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
 QUICK_TASKS = {'az': 100, 'az_text_bpb': 8}   # lm-eval tasks of the quickstart -> documents scored (100 items of each `az` task, 8 documents)
@@ -338,6 +351,11 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
                 eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts)
+            if 'dpo' in rep:
+                table, rep['sft_vs_dpo'] = sft_vs_dpo(rep)
+                rep['_sections']['SFT and DPO compared'] = '\n\n'.join([
+                    "The SFT model and the DPO model tuned from it, on the same held-out pairs and the same evaluation as above "
+                    "(tiny models: DPO should raise the first row; the others show what it cost elsewhere, if anything):", md_table(table)])
         rep['timings'], rep['_run'] = timings, str(out)
         bar.close()
         (tmp/'report.md').write_text(_report_md(rep), encoding='utf-8')
