@@ -17,8 +17,8 @@ from .model import load_model
 from .sft import adapter_dir_of, load_adapted, check_chat_tokenizer
 
 # %% auto #0
-__all__ = ['QUANTS', 'TOLERANCE', 'tokenizer_metadata', 'rope_permute', 'write_gguf', 'as_llama_cpp_reads', 'round_trip',
-           'export_gguf']
+__all__ = ['QUANTS', 'TOLERANCE', 'tokenizer_metadata', 'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf',
+           'as_llama_cpp_reads', 'as_llama_cpp_rope', 'round_trip', 'export_gguf']
 
 # %% ../nbs/34_gguf.ipynb #e969a232
 def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 3)
@@ -58,6 +58,27 @@ def _tensor(writer, name:str, w:np.ndarray, quant:str):
                           raw_dtype=gguf.GGMLQuantizationType.Q8_0)
     else: writer.add_tensor(name, w.astype(np.float16))      # f16, and q8_0 rows not a multiple of 32 (llama.cpp falls back the same way)
 
+# %% ../nbs/34_gguf.ipynb #92db3ab5
+def rope_parameters(config) -> dict:
+    "A Llama config's RoPE settings (transformers 5's `rope_parameters`, or an older `rope_scaling`), with `rope_type` always set."
+    p = dict(getattr(config, 'rope_parameters', None) or getattr(config, 'rope_scaling', None) or {})
+    p['rope_type'] = p.get('rope_type') or p.get('type') or 'default'
+    return p
+
+def llama3_rope_factors(rope:dict, # RoPE parameters of type llama3: factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+                        head_dim:int, # rotary dimension of a head
+                        theta:float, # rope_theta, the base of the frequencies
+                       ) -> np.ndarray:
+    "llama.cpp's `rope_freqs`: what Llama 3's RoPE scaling divides each of the `head_dim / 2` frequencies by (float32)."
+    keys = ('factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings')
+    if missing := [k for k in keys if rope.get(k) is None]:
+        raise AzllmError(f"rope_scaling of type llama3 has no {', '.join(missing)}: the model's config.json is incomplete")
+    factor, low, high, orig = (float(rope[k]) for k in keys)
+    if not high > low: raise AzllmError(f"rope_scaling: high_freq_factor ({high}) must be greater than low_freq_factor ({low})")
+    freq = theta ** -(np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
+    s = np.clip((orig / (2 * math.pi / freq) - low) / (high - low), 0.0, 1.0)     # 1: short wavelength, kept; 0: long, divided by factor
+    return (1.0 / ((1 - s) / factor + s)).astype(np.float32)
+
 # %% ../nbs/34_gguf.ipynb #594188c6
 def write_gguf(model, # a merged (plain) Llama causal LM
                tok, # its tokenizer
@@ -75,12 +96,15 @@ def write_gguf(model, # a merged (plain) Llama causal LM
         raise AzllmError(f"the model has {model.get_input_embeddings().num_embeddings} embedding rows and the tokenizer "
                          f"{len(meta['tokens'])} tokens; export the merged model with its own tokenizer")
     head_dim = getattr(c, 'head_dim', None) or c.hidden_size // c.num_attention_heads
+    rope, theta = rope_parameters(c), float(getattr(c, 'rope_theta', None) or c.rope_parameters['rope_theta'])
+    if rope['rope_type'] not in ('default', 'llama3'):
+        raise AzllmError(f"GGUF export handles RoPE of type default and llama3; this model's rope_scaling is {rope['rope_type']!r}")
     w = gguf.GGUFWriter(str(path), 'llama')
     w.add_name(name); w.add_file_type(gguf.LlamaFileType.MOSTLY_F16 if quant == 'f16' else gguf.LlamaFileType.MOSTLY_Q8_0)
     w.add_vocab_size(len(meta['tokens'])); w.add_context_length(c.max_position_embeddings)
     w.add_embedding_length(c.hidden_size); w.add_block_count(c.num_hidden_layers); w.add_feed_forward_length(c.intermediate_size)
     w.add_head_count(c.num_attention_heads); w.add_head_count_kv(c.num_key_value_heads); w.add_rope_dimension_count(head_dim)
-    w.add_rope_freq_base(float(getattr(c, 'rope_theta', None) or c.rope_parameters['rope_theta']))
+    w.add_rope_freq_base(theta)
     w.add_layer_norm_rms_eps(c.rms_norm_eps)
     w.add_tokenizer_model('gpt2'); w.add_tokenizer_pre('llama-bpe')
     w.add_token_list(meta['tokens']); w.add_token_types(meta['types']); w.add_token_merges(meta['merges'])
@@ -90,6 +114,8 @@ def write_gguf(model, # a merged (plain) Llama causal LM
     if meta['chat_template']: w.add_chat_template(meta['chat_template'])
     names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, c.num_hidden_layers)
     tied = getattr(c, 'tie_word_embeddings', False)
+    if rope['rope_type'] == 'llama3':                      # llama.cpp divides each RoPE frequency by this tensor's entry
+        w.add_tensor(gguf.TENSOR_NAMES[gguf.MODEL_TENSOR.ROPE_FREQS] + '.weight', llama3_rope_factors(rope, head_dim, theta))
     for hf, t in model.state_dict().items():
         if hf == 'lm_head.weight' and tied: continue          # llama.cpp reuses token_embd for a tied head
         g = names.get_name(hf, try_suffixes=('.weight', '.bias'))
@@ -111,6 +137,17 @@ def as_llama_cpp_reads(gtok, # a tokenizer from `AutoTokenizer.from_pretrained(d
     gtok._tokenizer = Tokenizer.from_str(json.dumps(state))
     return gtok
 
+def as_llama_cpp_rope(gmodel, # a model from `AutoModelForCausalLM.from_pretrained(dir, gguf_file=...)`
+                      gguf_path:str|Path, # the file it was read from
+                     ):
+    "The GGUF model with the file's `rope_freqs` applied as llama.cpp applies them (each RoPE frequency divided by its entry)."
+    from gguf import GGUFReader
+    t = next((t for t in GGUFReader(str(gguf_path)).tensors if t.name == 'rope_freqs.weight'), None)
+    if t is None: return gmodel
+    rot = gmodel.model.rotary_emb
+    rot.inv_freq = rot.inv_freq / torch.from_numpy(np.array(t.data, dtype=np.float32)).to(rot.inv_freq)
+    return gmodel
+
 TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95)}   # max |Δlogit| / max |logit|, greedy agreement
 
 def round_trip(model, tok, # the merged model and its tokenizer
@@ -123,7 +160,7 @@ def round_trip(model, tok, # the merged model and its tokenizer
     from transformers import AutoModelForCausalLM, AutoTokenizer
     p = Path(gguf_path)
     gtok = as_llama_cpp_reads(AutoTokenizer.from_pretrained(str(p.parent), gguf_file=p.name))
-    gmodel = AutoModelForCausalLM.from_pretrained(str(p.parent), gguf_file=p.name, dtype=torch.float32).eval()
+    gmodel = as_llama_cpp_rope(AutoModelForCausalLM.from_pretrained(str(p.parent), gguf_file=p.name, dtype=torch.float32).eval(), p)
     ids_same = [tok(t)['input_ids'] == gtok(t)['input_ids'] for t in texts]
     specials = dict(bos=(tok.bos_token_id, gtok.bos_token_id), eos=(tok.eos_token_id, gtok.eos_token_id), pad=(tok.pad_token_id, gtok.pad_token_id))
     max_diff = max_logit = agree = n = 0.0
