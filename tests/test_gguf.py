@@ -55,8 +55,13 @@ def test_round_trip_through_transformers(which, quant, merged, tmp_path):
 def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypatch):
     "Remove the q/k permutation: the file still loads, but the logits no longer match, and the export refuses to keep it."
     import azllm.gguf_export as ge
+    from transformers import LlamaForCausalLM
+    from azllm.model import preset_config
+    tok = load_tokenizer(merged['custom'])
+    cfg = preset_config('llama-tiny', tok); cfg.initializer_range = 0.1       # at 0.02 attention is near uniform: RoPE errors barely show
+    torch.manual_seed(0); LlamaForCausalLM(cfg).save_pretrained(tmp_path/'m'); tok.save_pretrained(tmp_path/'m')
     monkeypatch.setattr(ge, 'rope_permute', lambda w, n: w)
-    with pytest.raises(AzllmError, match='does not reproduce the model'): export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    with pytest.raises(AzllmError, match='does not reproduce the model'): export_gguf(tmp_path/'m', tmp_path/'out', 'f16', verify_docs=2)
     assert not (tmp_path/'out').exists()
 
 
