@@ -68,7 +68,7 @@ def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypat
 def test_bad_inputs(merged, tmp_path, capsys):
     from azllm.cli import main
     assert main(['export', str(tmp_path/'nope'), '--gguf', '--out', str(tmp_path/'o')]) == 2
-    assert 'not an adapter directory nor a model directory' in capsys.readouterr().err
+    assert 'nope: no such file or directory' in capsys.readouterr().err        # the CLI's check of a missing path, before any work
     with pytest.raises(SystemExit): main(['export', str(merged['custom']), '--gguf', '--quant', 'q4_k', '--out', str(tmp_path/'o')])
     (tmp_path/'mine').mkdir(); (tmp_path/'mine'/'notes.txt').write_text('keep')
     assert main(['export', str(merged['custom']), '--gguf', '--out', str(tmp_path/'mine')]) == 2
