@@ -134,7 +134,7 @@ class WindowOrder:
     def epoch(self, step:int) -> float: return step * self.global_batch / self.n
 
 # %% ../nbs/02_packing.ipynb #6de7e9c6
-def pack_rows(examples:list[dict], # each {'input_ids': [...], 'trained': [bool, ...]}
+def pack_rows(examples:list[dict], # each {'input_ids': [...], 'trained': [bool, ...]} (and optionally 'positions': [...])
               seq_len:int, # longest row
               path:str|Path, # output directory
              ) -> dict:
@@ -154,7 +154,7 @@ def pack_rows(examples:list[dict], # each {'input_ids': [...], 'trained': [bool,
     ids, trained, pos, bounds = [], [], [], [0]
     for r in rows:
         for i in r:
-            ex = examples[i]; ids += ex['input_ids']; trained += ex['trained']; pos += range(len(ex['input_ids']))
+            ex = examples[i]; ids += ex['input_ids']; trained += ex['trained']; pos += ex.get('positions', range(len(ex['input_ids'])))
         bounds.append(len(ids))
     np.asarray(ids, dtype=np.uint32).tofile(path/'tokens.bin')
     np.asarray(trained, dtype=np.uint8).tofile(path/'trained.bin')

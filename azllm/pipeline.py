@@ -14,10 +14,11 @@ from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
+from .harness import benchmark_table
 
 # %% auto #0
 __all__ = ['TINY', 'QUICK_TASKS', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step',
-           'eval_step', 'what_next', 'quickstart']
+           'dpo_step', 'dpo_section', 'sft_vs_dpo', 'eval_step', 'what_next', 'quickstart']
 
 # %% ../nbs/50_pipeline.ipynb #a0e9b84d
 def label_by_size(sweep:pd.DataFrame, # from `vocab_sweep` (rows named by the size asked for)
@@ -104,6 +105,53 @@ def sft_step(out:Path, # run directory
     return dict(train_loss=[r['loss'] for r in recs if 'loss' in r][-1], valid_loss=[r['val_loss'] for r in recs if 'val_loss' in r][-1],
                 steps=steps, adapter=str(final))
 
+# %% ../nbs/50_pipeline.ipynb #5be0c2f4
+def dpo_step(out:Path, # run directory
+             sft_adapter:str, # the SFT output to tune (its final/)
+             data:Path, # directory with train.jsonl and valid.jsonl of preference pairs
+             steps:int=20, # optimizer steps
+             progress:bool=False, # the DPO loop's own progress bar
+            ) -> dict:
+    "A short DPO run from the SFT adapter; returns its last figures and SFT vs DPO preference accuracy on the held-out pairs."
+    from azllm.dpo import DPORun, run_dpo, read_pairs, preference_accuracy
+    from azllm.adapters import load_adapted
+    cfg = DPORun(output_dir=str(out/'dpo'), model=sft_adapter, train_data=str(data/'train.jsonl'), valid_data=str(data/'valid.jsonl'),
+                 max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=2, lora_r=8, lora_alpha=16, log_every=5,
+                 eval_every=0, save_every=steps, tensorboard=False)
+    final = run_dpo(cfg, progress=progress)
+    recs = [json.loads(l) for l in open(out/'dpo'/'log.jsonl')]
+    val = [r for r in recs if 'val_reward_accuracy' in r][-1]
+    held = read_pairs(data/'valid.jsonl')
+    acc = {name: preference_accuracy(*load_adapted(path), held) for name, path in (('sft', sft_adapter), ('dpo', final))}
+    return dict(steps=steps, train_loss=[r['loss'] for r in recs if 'loss' in r][-1], val_loss=val['val_loss'],
+                val_reward_accuracy=val['val_reward_accuracy'], val_reward_margin=val['val_reward_margin'],
+                preference_accuracy=acc, adapter=str(final))
+
+def dpo_section(d:dict) -> str:
+    "The report's DPO section (markdown)."
+    acc = d['preference_accuracy']
+    kinds = [k for k in acc['sft'] if k not in ('pairs', 'accuracy')]
+    df = pd.DataFrame({m: {'all pairs': a['accuracy'], **{f'rejected: {k}': a[k] for k in kinds}} for m, a in acc.items()}).T
+    df.index.name = 'model'
+    return '\n\n'.join([
+        f"{d['steps']} DPO steps from the SFT adapter (reference: the SFT model). On the {acc['sft']['pairs']} held-out pairs: "
+        f"preference loss {d['val_loss']:.3f} (log 2 = 0.693 at the start), reward accuracy against the reference "
+        f"**{d['val_reward_accuracy']:.2f}**, mean reward margin {d['val_reward_margin']:.3f}.",
+        "Share of held-out pairs on which each model gives the chosen reply the higher mean log-probability per token "
+        "(tiny models: the method working, not a good assistant):", md_table(df)])
+
+def sft_vs_dpo(rep:dict, # the report after the DPO and evaluation stages
+              ) -> tuple[pd.DataFrame, dict]:
+    "SFT and DPO side by side: preference accuracy on the held-out pairs, bits per byte, and every evaluation task (table, report.json figures)."
+    acc, bench = rep['dpo']['preference_accuracy'], rep.get('benchmarks', {})
+    data = {m: dict(preference_accuracy=acc[m]['accuracy'], bpb=rep['bpb'][m], benchmarks=bench.get(m, {})) for m in ('sft', 'dpo')}
+    rows = {f"held-out pairs ({acc['sft']['pairs']}): chosen reply preferred": {m: f"{d['preference_accuracy']:.3f}" for m, d in data.items()},
+            'validation bits per byte (lower is better)': {m: f"{d['bpb']:.4f}" for m, d in data.items()}}
+    rows.update(benchmark_table({m: d['benchmarks'] for m, d in data.items()}).to_dict(orient='index') if bench else {})
+    df = pd.DataFrame.from_dict(rows, orient='index')[['sft', 'dpo']]
+    df.index.name = 'measure'
+    return df, data
+
 # %% ../nbs/50_pipeline.ipynb #c62f096a
 QUICK_TASKS = {'az': 100, 'az_text_bpb': 8}   # lm-eval tasks of the quickstart -> documents scored (100 items of each `az` task, 8 documents)
 
@@ -124,6 +172,7 @@ def eval_step(out:Path, # run directory
     models = {'base': (runs['base']['final'], None), 'cpt-llama3-tokenizer': (runs['llama3-tokenizer-phase2']['final'], None),
               'cpt-custom-tokenizer': (runs['custom-tokenizer-phase2']['final'], None)}
     if 'sft' in rep: models['sft'] = (rep['sft']['adapter'], None)
+    if 'dpo' in rep: models['dpo'] = (rep['dpo']['adapter'], None)
     results = {n: evaluate_model(p, valid, adapter=a, name=n, seq_len=TINY['seq_len'], max_new_tokens=max_new_tokens,
                                  prompts=prompts or AZ_PROMPTS, tasks=list(tasks), limit=tasks)
                for n, (p, a) in models.items()}
@@ -238,7 +287,7 @@ def _report_md(rep:dict) -> str:
 
 # %% ../nbs/50_pipeline.ipynb #8669d9ea
 SMALL = dict(custom_sizes=(1000, 4000), extend_sizes=(1000,), eval_docs=2, prompts=['Balansımı necə yoxlaya bilərəm?'],
-             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2)   # `--small`: every stage, a minute
+             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2, dpo_steps=2)   # `--small`: every stage, a minute
 
 def _timed(timings:dict, name:str, bar):
     "Context: time a step into `timings[name]` and advance the stage bar."
@@ -259,13 +308,13 @@ def _above_bars(progress:bool):
 def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomically when the run finishes)
                custom_sizes=(4000, 8000, 16000, 32000), # custom tokenizer sizes to sweep
                extend_sizes=(2000, 8000, 16000), # extension sizes to sweep
-               stages=('tokenizer', 'cpt', 'sft', 'eval'), # which stages to run (tokenizer is always run)
+               stages=('tokenizer', 'cpt', 'sft', 'dpo', 'eval'), # which stages to run (tokenizer is always run)
                progress:bool=True, # show the stage bar and, under it, the current stage's own bars
                eval_docs:int|None=None, # evaluate on the first N validation documents only (None: all)
                prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)
                max_new_tokens:int=32, # generation length
                overwrite:bool=False, # replace `out` even if it is not an earlier quickstart
-               **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps
+               **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps, dpo_steps
               ) -> Path:
     "Run the pipeline on the bundled `data_samples/` with tiny models; write `report.md` and `report.json` to `out`."
     check_output(out, 'quickstart', overwrite)
@@ -286,7 +335,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
         if 'cpt' in stages:
             with _timed(timings, 'cpt', bar):
                 runs = cpt_comparison(tmp, tmp/'tokenizers'/'custom', str(ds/'az_train.txt'), str(ds/'az_valid.txt'),
-                                      **{k: v for k, v in budget.items() if k != 'sft_steps'}, progress=progress)
+                                      **{k: v for k, v in budget.items() if k not in ('sft_steps', 'dpo_steps')}, progress=progress)
             rep['cpt'] = {n: {k: v for k, v in r.items() if k.startswith('val_') or k in ('steps', 'vocab_transfer')} for n, r in runs.items()}
             rep['bpb'] = {'base': runs['base']['val_bpb'], 'cpt-llama3-tokenizer': runs['llama3-tokenizer-phase2']['val_bpb'],
                           'cpt-custom-tokenizer': runs['custom-tokenizer-phase2']['val_bpb']}
@@ -295,9 +344,18 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
         if 'sft' in stages and 'cpt' in stages:
             with _timed(timings, 'sft', bar):
                 rep['sft'] = sft_step(tmp, runs['custom-tokenizer-phase2']['final'], ds/'sft', budget.get('sft_steps', 30), progress)
+        if 'dpo' in stages and 'sft' in rep:
+            with _timed(timings, 'dpo', bar):
+                rep['dpo'] = dpo_step(tmp, rep['sft']['adapter'], ds/'dpo', budget.get('dpo_steps', 20), progress)
+            rep.setdefault('_sections', {})['Stage 3b: DPO'] = dpo_section(rep['dpo'])
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
                 eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts)
+            if 'dpo' in rep:
+                table, rep['sft_vs_dpo'] = sft_vs_dpo(rep)
+                rep['_sections']['SFT and DPO compared'] = '\n\n'.join([
+                    "The SFT model and the DPO model tuned from it, on the same held-out pairs and the same evaluation as above "
+                    "(tiny models: DPO should raise the first row; the others show what it cost elsewhere, if anything):", md_table(table)])
         rep['timings'], rep['_run'] = timings, str(out)
         bar.close()
         (tmp/'report.md').write_text(_report_md(rep), encoding='utf-8')

@@ -25,7 +25,7 @@ from .packing import WindowOrder
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
-           'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine',
+           'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
            'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
            'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
            'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
@@ -119,11 +119,12 @@ class TrainConfig(Config):
         return self
 
 # keys whose change alters what a resumed run means; changing them needs `resume_with_changes: true`
-# (keys a stage does not have are skipped, so CPT's and SFT's own keys are listed here too)
+# (keys a stage does not have are skipped, so CPT's, SFT's and DPO's own keys are listed here too)
 RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr', 'lr_scheduler',
                'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas', 'optimizer', 'grad_clip',
                'precision', 'fp8_recipe', 'attn_implementation', 'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase',
-               'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit')
+               'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit',
+               'loss_type', 'beta')
 
 
 # %% ../nbs/24_trainer.ipynb #91b7cafd
@@ -210,30 +211,39 @@ def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable par
     opt, sched = make_optimizer(model, cfg, rt.cuda, total_steps)
     return Engine(model, opt, sched, rt, strategy, bf16, cfg.grad_clip), dict(info, strategy=strategy, bf16=bf16)
 
+def lm_loss(model, # the wrapped model
+            batch:dict, # `input_ids`, `shift_labels`[, `position_ids`]
+            n_items:int, # scored tokens in the whole global batch
+           ) -> tuple:
+    "Next-token loss of one micro-batch, summed and divided by the global `n_items`: (loss, {} (no extra sums))."
+    out = model(input_ids=batch['input_ids'], position_ids=batch.get('position_ids'), labels=batch['shift_labels'],
+                shift_labels=batch['shift_labels'], num_items_in_batch=n_items)
+    return out.loss, {}
+
 def train_step(eng:Engine, # from `build_engine`
                micro_batches:list[dict], # this process's micro-batches (`input_ids`, `shift_labels`[, `position_ids`]), on the device
-               n_items:int, # scored tokens in the whole global batch (all micro-batches, all processes)
+               n_items:int, # scored items in the whole global batch (all micro-batches, all processes): tokens, or pairs for DPO
+               loss_fn=lm_loss, # (model, batch, n_items) -> (loss, dict of summed metrics); a task's own loss (DPO) goes here
               ) -> dict:
-    "One optimizer step; returns device tensors `loss` (this process's share of the step's mean loss) and `grad_norm`."
+    "One optimizer step; returns device tensors `loss` (this process's share of the step's mean loss), `grad_norm` and `sums`."
     model, K = eng.model, len(micro_batches)
-    loss_sum = torch.zeros((), device=eng.rt.device)
+    loss_sum, sums = torch.zeros((), device=eng.rt.device), {}
     for k, batch in enumerate(micro_batches):
         sync = k == K - 1
         if eng.strategy == 'fsdp2': model.set_requires_gradient_sync(sync)
         ctx = model.no_sync() if eng.strategy == 'ddp' and not sync else contextlib.nullcontext()
         with ctx:
-            with autocast(eng.bf16, eng.rt.device.type):
-                out = model(input_ids=batch['input_ids'], position_ids=batch.get('position_ids'), labels=batch['shift_labels'],
-                            shift_labels=batch['shift_labels'], num_items_in_batch=n_items)
-            (out.loss * eng.rt.world).backward()
-        loss_sum += out.loss.detach().float()
+            with autocast(eng.bf16, eng.rt.device.type): loss, extra = loss_fn(model, batch, n_items)
+            (loss * eng.rt.world).backward()
+        loss_sum += loss.detach().float()
+        for name, v in extra.items(): sums[name] = sums.get(name, 0) + v.detach().float()
     params = [p for p in model.parameters() if p.requires_grad]
     gnorm = torch.nn.utils.clip_grad_norm_(params, eng.grad_clip or float('inf'))
     if hasattr(gnorm, 'full_tensor'): gnorm = gnorm.full_tensor()
     eng.opt.step(); eng.sched.step()
     if eng.measure_state: eng.state_bytes, eng.measure_state = state_bytes(model, eng.opt), False   # grads and AdamW state both alive
     eng.opt.zero_grad(set_to_none=True)
-    return dict(loss=loss_sum, grad_norm=gnorm.detach().float())
+    return dict(loss=loss_sum, grad_norm=gnorm.detach().float(), sums=sums)
 
 # %% ../nbs/24_trainer.ipynb #b7a1c0d2
 def micro_batch_candidates(global_batch:int, # rows per optimizer step over all processes
@@ -608,7 +618,8 @@ def _check_checkpoint_dir(self:Trainer):
 # %% ../nbs/24_trainer.ipynb #76e940e3
 @patch
 def validate(self:Trainer) -> dict:
-    "Loss, perplexity and bits per byte on the validation rows (all processes)."
+    "Loss, perplexity and bits per byte on the validation rows (all processes); a task with its own `validate` (DPO) decides."
+    if hasattr(self.task, 'validate'): return self.task.validate(self)
     return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows)
 
 @patch
@@ -642,16 +653,17 @@ def fit(self:Trainer) -> Path:
         # ---------------- one training step ----------------
         batches, n_items, n_tokens = self.prefetch.next(rt.device)
         eng.measure_state = 'state_bytes_per_rank' not in self.info
-        out = train_step(eng, batches, n_items)
+        out = train_step(eng, batches, n_items, getattr(self.task, 'loss', lm_loss))
         self.step += 1
         # ---------------- logging: one host sync per step ----------------
-        loss = out['loss']
-        if rt.distributed: dist.all_reduce(loss)
-        loss, gnorm = torch.stack([loss, out['grad_norm']]).tolist()
+        summed = torch.stack([out['loss'], *out['sums'].values()])     # a task's extra sums (DPO rewards) travel with the loss
+        if rt.distributed: dist.all_reduce(summed)
+        loss, *sums, gnorm = torch.cat([summed, out['grad_norm'][None]]).tolist()
         dt, t0 = time.perf_counter() - t0, time.perf_counter()
         self.tokens_seen += n_tokens
         last = dict(step=self.step, loss=loss, lr=eng.sched.get_last_lr()[0], grad_norm=gnorm, tokens=self.tokens_seen,
-                    scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda))
+                    scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda),
+                    **{name: s / n_items for name, s in zip(out['sums'], sums)})
         self.last = last
         if 'state_bytes_per_rank' not in self.info: self.info['state_bytes_per_rank'] = rt.gather(eng.state_bytes)
         if rt.main: bar.update(1); bar.set_postfix(loss=f'{loss:.3f}', tok_s=f"{last['tok_per_s']:,.0f}")
@@ -660,7 +672,7 @@ def fit(self:Trainer) -> Path:
         if self.valid_data is not None and (self.step == self.max_steps or (cfg.eval_every and self.step % cfg.eval_every == 0)):
             val = self.validate()
             self.log(dict(step=self.step, **val), prefix='valid')
-            if rt.main: bar.write(f"step {self.step}: val_loss {val['val_loss']:.4f}  val_bpb {val['val_bpb']:.4f}")
+            if rt.main: bar.write(f"step {self.step}: " + '  '.join(f"{k} {val[k]:.4f}" for k in ('val_loss', 'val_bpb', 'val_reward_accuracy') if k in val))
             t0 = time.perf_counter()
         # ---------------- checkpoint ----------------
         if self.step % cfg.save_every == 0 or self.step == self.max_steps:

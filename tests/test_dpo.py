@@ -1,0 +1,186 @@
+"""Stage 3b, DPO/IPO: the loss equals TRL's DPOTrainer on the same batch (both loss types, both tokenizers), the data errors
+a user can make, and a run killed with SIGKILL that resumes to the same losses. CPU, tiny models."""
+import json, math, os, signal, subprocess, sys
+from pathlib import Path
+import pytest
+import torch
+import yaml
+from conftest import DATA, ROOT
+from azllm.core import AzllmError, load_config
+from azllm.data import read_documents
+from azllm.model import load_model
+from azllm.tokenizer import train_tokenizer, load_tokenizer
+from azllm.chats import check_chat_tokenizer
+from azllm.sft import lora_config
+from azllm.packing import pack_rows
+from azllm.dpo import read_pairs, encode_pairs, PackedPairs, dpo_loss, DPORun, run_dpo
+
+
+@pytest.fixture(scope='module', autouse=True)
+def one_thread():
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+@pytest.fixture(scope='module')
+def toks():
+    return {'custom': check_chat_tokenizer(train_tokenizer(read_documents(DATA/'az_train.txt'), 2000)),
+            'llama3': check_chat_tokenizer(load_tokenizer())}
+
+
+def nudged_peft(tok):
+    "A tiny Llama with a LoRA adapter whose B matrices are not zero, so the policy differs from the reference."
+    from peft import get_peft_model
+    m = load_model('preset:llama-tiny', tok)
+    m = get_peft_model(m, lora_config(m, 4, 8, 0.0))
+    with torch.no_grad():
+        for i, (n, p) in enumerate(m.named_parameters()):
+            if 'lora_B' in n: p.normal_(0, 0.5, generator=torch.Generator().manual_seed(i))
+    return m
+
+
+def shortest(rows, per_kind=1):
+    "The shortest pair of each kind (a wrong fact, Turkish forms, an unhelpful reply): fast at 128k vocab."
+    out = []
+    for kind in ('factual', 'turkish', 'unhelpful'):
+        mine = [r for r in rows if r['kind'] == kind]
+        out += sorted(mine, key=lambda r: len(json.dumps(r, ensure_ascii=False)))[:per_kind]
+    return out
+
+
+@pytest.mark.parametrize('loss_type', ['sigmoid', 'ipo'])
+@pytest.mark.parametrize('which', ['custom', 'llama3'])
+def test_loss_equals_trl_on_the_same_batch(which, loss_type, toks, tmp_path):
+    "TRL 1.16's DPOTrainer (LoRA, reference = adapter disabled) is the oracle: same pairs, same model, same loss and rewards."
+    from datasets import Dataset
+    from trl import DPOConfig, DPOTrainer
+    tok = toks[which]
+    rows = [json.loads(l) for l in (DATA/'dpo'/'train.jsonl').read_text(encoding='utf-8').splitlines()[:60]]
+    rows = [{k: r[k] for k in ('prompt', 'chosen', 'rejected')} for r in shortest(rows)]
+    m = nudged_peft(tok).double()       # fp64 on both sides: what is left is a difference of method, not of rounding
+    beta = 0.1 if loss_type == 'sigmoid' else 0.5
+    tr = DPOTrainer(model=m, args=DPOConfig(output_dir=str(tmp_path/'trl'), beta=beta, loss_type=[loss_type], max_length=None,
+                                            per_device_train_batch_size=len(rows), use_cpu=True, bf16=False, report_to='none',
+                                            dataset_num_proc=None),
+                    train_dataset=Dataset.from_list(rows), processing_class=tok)
+    # TRL copies an adapter it is given as its reference ("ref"); without that copy its reference is the adapter disabled, as ours
+    assert 'ref' in tr.model.peft_config
+    tr.model.delete_adapter('ref'); tr.model.set_adapter('default')
+    batch = next(iter(tr.get_train_dataloader()))
+    m.train()
+    with torch.no_grad():
+        l_trl = tr.compute_loss(tr.model, batch).item()
+    metrics = {k: v[-1] for k, v in tr._metrics['train'].items()}
+    (tmp_path/'p.jsonl').write_text(''.join(json.dumps(r, ensure_ascii=False) + '\n' for r in rows), encoding='utf-8')
+    exs, _ = encode_pairs(read_pairs(tmp_path/'p.jsonl'), tok, 8192)
+    pack_rows(exs, 8192, tmp_path/'rows')
+    data = PackedPairs(tmp_path/'rows', tok.pad_token_id)
+    assert len(data) == 1 and data.count([0]) == len(rows)                      # all pairs packed into one row
+    assert int((data.batch([0])['shift_labels'] != -100).sum()) == int(batch['completion_mask'].sum())   # the same scored tokens
+    with torch.no_grad():
+        l_ours, sums = dpo_loss(tr.model, data.batch([0]), len(rows), loss_type, beta)
+    print(f'{which} {loss_type}: azllm {l_ours.item():.8f}  TRL {l_trl:.8f}  rel diff {abs(l_ours.item() - l_trl) / abs(l_trl):.2e}')
+    assert l_ours.item() == pytest.approx(l_trl, rel=1e-5)
+    assert l_trl != pytest.approx(math.log(2), rel=1e-3)                        # the policy really differs from the reference
+    for ours, theirs in (('reward_accuracy', 'rewards/accuracies'), ('rewards_chosen', 'rewards/chosen'),
+                         ('rewards_rejected', 'rewards/rejected'), ('reward_margin', 'rewards/margins')):
+        assert sums[ours].item() / len(rows) == pytest.approx(metrics[theirs], abs=beta * 1e-3), ours       # TRL's fused LM head sums log-probs in fp32
+
+
+# ---------------------------------------------------------------- bad input
+
+def write_jsonl(path, lines):
+    path.write_text(''.join((l if isinstance(l, str) else json.dumps(l, ensure_ascii=False)) + '\n' for l in lines), encoding='utf-8')
+    return path
+
+GOOD = dict(prompt=[{'role': 'user', 'content': 'Balansımı necə yoxlayım?'}], chosen=[{'role': 'assistant', 'content': '*100# yığın.'}],
+            rejected=[{'role': 'assistant', 'content': 'Bilmirəm.'}])
+
+
+@pytest.mark.parametrize('line,needle', [
+    ('{"prompt": [', r'bad.jsonl:2: not valid JSON'),
+    ('[1, 2]', r'bad.jsonl:2: not a JSON object'),
+    (dict(messages=[{'role': 'user', 'content': 'x'}]), r'bad.jsonl:2: not a preference pair, no `prompt`, `chosen`, `rejected` \(fields: messages\)'),
+    (dict(GOOD, prompt='Salam'), r'bad.jsonl:2: `prompt` must be a non-empty list of chat messages'),
+    (dict(GOOD, prompt=[{'role': 'user'}]), r'bad.jsonl:2: prompt turn 0 must be'),
+    (dict(GOOD, prompt=GOOD['prompt'] + GOOD['chosen']), r"bad.jsonl:2: the prompt must end with a user turn \(it ends with 'assistant'\)"),
+    (dict(GOOD, chosen=[]), r'bad.jsonl:2: `chosen` must be one non-empty assistant reply'),
+    (dict(GOOD, rejected=[{'role': 'user', 'content': 'x'}]), r'bad.jsonl:2: `rejected` must be one non-empty assistant reply'),
+    (dict(GOOD, rejected=GOOD['chosen']), r'bad.jsonl:2: `chosen` and `rejected` are the same reply'),
+])
+def test_bad_pairs_name_the_line(line, needle, tmp_path):
+    with pytest.raises(AzllmError, match=needle): read_pairs(write_jsonl(tmp_path/'bad.jsonl', [GOOD, line]))
+
+
+def test_bad_files_and_configs(tmp_path, toks):
+    (tmp_path/'bin.jsonl').write_bytes(b'{"a": 1}\x00\n')
+    with pytest.raises(AzllmError, match='binary data'): read_pairs(tmp_path/'bin.jsonl')
+    (tmp_path/'latin1.jsonl').write_bytes(json.dumps(GOOD).encode() + b'\n{"prompt": "\xe7"}\n')
+    with pytest.raises(AzllmError, match=r'latin1.jsonl:2: not valid UTF-8'): read_pairs(tmp_path/'latin1.jsonl')
+    with pytest.raises(AzllmError, match='no such file'): read_pairs(tmp_path/'nope.jsonl')
+    (tmp_path/'empty').mkdir()
+    with pytest.raises(AzllmError, match='no .jsonl files'): read_pairs(tmp_path/'empty')
+    long = dict(GOOD, chosen='uzun ' * 400, rejected='qısa')
+    exs, st = encode_pairs(read_pairs(write_jsonl(tmp_path/'long.jsonl', [GOOD, long])), toks['custom'], 256)
+    assert st['truncated'] == 1 and all(len(e['input_ids']) <= 256 for e in exs)
+    with pytest.raises(AzllmError, match='were dropped; raise seq_len'):
+        encode_pairs(read_pairs(write_jsonl(tmp_path/'long2.jsonl', [long])), toks['custom'], 256, 'drop')
+    cfg = tmp_path/'dpo.yml'
+    cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'long.jsonl'))))
+    for ov, msg in [('loss_type=hinge', "'sigmoid' or 'ipo'"), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
+        with pytest.raises(AzllmError, match=msg): load_config(cfg, DPORun, [ov])
+    for f in sorted((ROOT/'configs').glob('dpo_*.yml')): load_config(f, DPORun)      # the shipped recipes validate
+
+
+def test_cli_runs_the_dpo_stage_and_names_a_bad_line(tmp_path, capsys):
+    from azllm.cli import main
+    write_jsonl(tmp_path/'bad.jsonl', [GOOD, dict(GOOD, rejected=GOOD['chosen'])])
+    cfg = tmp_path/'dpo.yml'
+    cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'bad.jsonl'),
+                                       max_steps=1, tensorboard=False)))
+    assert main(['train', str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert 'bad.jsonl:2: `chosen` and `rejected` are the same reply' in err and 'Traceback' not in err
+    assert not (tmp_path/'run').exists()                                          # nothing left behind
+
+
+# ---------------------------------------------------------------- the engine: SIGKILL and resume
+
+def write_dpo(path, tok, out, files, **kw):
+    cfg = dict(stage='dpo', output_dir=str(out), model='preset:llama-tiny', tokenizer=str(tok), train_data=str(files/'train.jsonl'),
+               valid_data=str(files/'valid.jsonl'), seq_len=1024, micro_batch=2, grad_accum=1, max_steps=6, lr=3e-3, warmup_steps=1,
+               eval_every=3, save_every=3, lora_r=4, lora_alpha=8, log_every=1, tensorboard=False)
+    cfg.update(kw)
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+@pytest.fixture(scope='module')
+def dpo_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp('dpo')
+    (d/'train.jsonl').write_text(''.join((DATA/'dpo'/'train.jsonl').read_text(encoding='utf-8').splitlines(keepends=True)[:40]), encoding='utf-8')
+    (d/'valid.jsonl').write_text(''.join((DATA/'dpo'/'valid.jsonl').read_text(encoding='utf-8').splitlines(keepends=True)[:8]), encoding='utf-8')
+    return d
+
+
+def logged(run, key='loss'): return {r['step']: r[key] for r in map(json.loads, open(Path(run)/'log.jsonl')) if key in r}
+
+
+@pytest.mark.slow
+def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, dpo_files):
+    from test_engine import launch, kill_at
+    full = tmp_path/'full'
+    launch(sys.executable, '-m', 'azllm.cli', 'train', write_dpo(tmp_path/'full.yml', small_tokenizer, full, dpo_files))
+    run = tmp_path/'killed'
+    cfg = write_dpo(tmp_path/'dpo.yml', small_tokenizer, run, dpo_files)
+    kill_at('after_commit', cfg, run)
+    r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)
+    assert 'resumed from' in r.stdout + r.stderr
+    for key in ('loss', 'reward_accuracy', 'reward_margin', 'val_reward_accuracy'):
+        again, want = logged(run, key), logged(full, key)
+        assert want and again.keys() >= want.keys(), key
+        for s in want: assert again[s] == pytest.approx(want[s], rel=1e-5, abs=1e-7), (key, s)
+    assert logged(full)[6] != logged(full)[1]                                      # it trained
+    from azllm.adapters import load_adapted
+    load_adapted(run)                                                              # the adapter loads onto its base

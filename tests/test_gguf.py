@@ -1,0 +1,128 @@
+"""GGUF export: a tiny merged model with each tokenizer (custom, Llama 3), written as f16 and q8_0, read back with transformers'
+GGUF loader; token ids and logits on held-out Azerbaijani text match within the tolerance of each tensor type. CPU, seconds."""
+import json
+import pytest
+import torch
+from conftest import DATA
+from azllm.core import AzllmError
+from azllm.data import read_documents
+from azllm.model import load_model
+from azllm.tokenizer import train_tokenizer, load_tokenizer
+from azllm.chats import check_chat_tokenizer
+
+pytest.importorskip('gguf')
+from azllm.gguf_export import export_gguf, write_gguf, round_trip, TOLERANCE, QUANTS
+
+
+@pytest.fixture(scope='module', autouse=True)
+def one_thread():
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+@pytest.fixture(scope='module')
+def merged(tmp_path_factory):
+    "Tiny random Llamas saved as merged model directories, one per tokenizer."
+    d = tmp_path_factory.mktemp('gguf')
+    out = {}
+    for name, tok in (('custom', train_tokenizer(read_documents(DATA/'az_train.txt'), 2000)), ('llama3', load_tokenizer())):
+        tok = check_chat_tokenizer(tok)
+        load_model('preset:llama-tiny', tok).save_pretrained(d/name); tok.save_pretrained(d/name)
+        out[name] = d/name
+    return out
+
+
+@pytest.mark.parametrize('quant', QUANTS)
+@pytest.mark.parametrize('which', ['custom', 'llama3'])
+def test_round_trip_through_transformers(which, quant, merged, tmp_path):
+    f = export_gguf(merged[which], tmp_path/'out', quant, verify_docs=6)
+    rep = json.loads((f.parent/'round_trip.json').read_text())
+    assert rep['ok'] and rep['ids_identical'] == rep['documents'] == 6
+    assert rep['rel_logit_diff'] <= TOLERANCE[quant]['rel_logit'] and rep['top1_agreement'] >= TOLERANCE[quant]['top1']
+    assert all(a == b for a, b in rep['special_ids'].values())
+    from transformers import AutoTokenizer
+    from gguf import GGUFReader
+    g = AutoTokenizer.from_pretrained(str(f.parent), gguf_file=f.name)
+    src = load_tokenizer(merged[which])
+    assert g.chat_template == src.chat_template                                 # the chat template travels in the file
+    fields = GGUFReader(str(f)).fields
+    eot = int(fields['tokenizer.ggml.eot_token_id'].parts[-1][0])
+    assert eot == src.convert_tokens_to_ids('<|eot_id|>')                       # llama.cpp stops at the end of a turn
+    assert bytes(fields['tokenizer.ggml.pre'].parts[-1]).decode() == 'llama-bpe'
+
+
+def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypatch):
+    "Remove the q/k permutation: the file still loads, but the logits no longer match, and the export refuses to keep it."
+    import azllm.gguf_export as ge
+    from transformers import LlamaForCausalLM
+    from azllm.model import preset_config
+    tok = load_tokenizer(merged['custom'])
+    cfg = preset_config('llama-tiny', tok); cfg.initializer_range = 0.1       # at 0.02 attention is near uniform: RoPE errors barely show
+    torch.manual_seed(0); LlamaForCausalLM(cfg).save_pretrained(tmp_path/'m'); tok.save_pretrained(tmp_path/'m')
+    monkeypatch.setattr(ge, 'rope_permute', lambda w, n: w)
+    with pytest.raises(AzllmError, match='does not reproduce the model'): export_gguf(tmp_path/'m', tmp_path/'out', 'f16', verify_docs=2)
+    assert not (tmp_path/'out').exists()
+
+
+def test_bad_inputs(merged, tmp_path, capsys):
+    from azllm.cli import main
+    assert main(['export', str(tmp_path/'nope'), '--gguf', '--out', str(tmp_path/'o')]) == 2
+    assert 'nope: no such file or directory' in capsys.readouterr().err        # the CLI's check of a missing path, before any work
+    with pytest.raises(SystemExit): main(['export', str(merged['custom']), '--gguf', '--quant', 'q4_k', '--out', str(tmp_path/'o')])
+    (tmp_path/'mine').mkdir(); (tmp_path/'mine'/'notes.txt').write_text('keep')
+    assert main(['export', str(merged['custom']), '--gguf', '--out', str(tmp_path/'mine')]) == 2
+    assert 'was not made by azllm' in capsys.readouterr().err and (tmp_path/'mine'/'notes.txt').read_text() == 'keep'
+
+
+LLAMA3_ROPE = dict(rope_type='llama3', factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_position_embeddings=64)
+
+@pytest.fixture(scope='module')
+def llama3_rope_model(merged, tmp_path_factory):
+    "The tiny Llama with Llama 3.x RoPE scaling (original context 64, so the scaling reaches most of its 8 frequencies), merged."
+    # weights of std 0.1, not transformers' 0.02: at 0.02 attention is near uniform, so RoPE barely moves the logits (0.3% of
+    # the largest without the scaling), and a missing rope_freqs could not be told from rounding; at 0.1 it moves them by ~70%
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from azllm.model import PRESETS
+    tok = load_tokenizer(merged['custom'])
+    cfg = LlamaConfig(vocab_size=len(tok), bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id,
+                      **dict(PRESETS['llama-tiny'], rope_scaling=LLAMA3_ROPE), initializer_range=0.1)
+    torch.manual_seed(0)
+    d = tmp_path_factory.mktemp('rope')/'merged'
+    LlamaForCausalLM(cfg).save_pretrained(d); tok.save_pretrained(d)
+    return d, cfg
+
+
+def test_llama3_rope_scaling_writes_rope_freqs(llama3_rope_model, tmp_path):
+    "The file holds rope_freqs: head_dim/2 divisors, equal to the ratio of plain to llama3-scaled frequencies that transformers computes."
+    from gguf import GGUFReader
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+    src, cfg = llama3_rope_model
+    f = export_gguf(src, tmp_path/'out', 'f16', verify_docs=4)
+    assert json.loads((f.parent/'round_trip.json').read_text())['ok']
+    t = {t.name: t for t in GGUFReader(str(f)).tensors}['rope_freqs.weight']
+    got = torch.tensor(t.data, dtype=torch.float64)
+    head_dim = cfg.hidden_size // cfg.num_attention_heads
+    assert got.shape == (head_dim // 2,)
+    plain = 1.0 / cfg.rope_parameters['rope_theta'] ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
+    scaled, _ = ROPE_INIT_FUNCTIONS['llama3'](cfg)                                 # transformers' own llama3 RoPE, not ours
+    assert torch.allclose(got, plain / scaled.double(), rtol=1e-5)
+    assert got[0] == 1 and got[-1] == LLAMA3_ROPE['factor'] and ((got > 1) & (got < 8)).any()   # kept, ramp, divided by factor
+
+
+def test_rope_freqs_matter_and_other_rope_types_are_refused(llama3_rope_model, merged, tmp_path, monkeypatch):
+    "Read back without the factors, the model answers differently: the export refuses. No rope_freqs for plain RoPE; yarn is refused."
+    from gguf import GGUFReader
+    import azllm.gguf_export as ge
+    src, _ = llama3_rope_model
+    with monkeypatch.context() as m:
+        m.setattr(ge, 'as_llama_cpp_rope', lambda g, p: g)
+        with pytest.raises(AzllmError, match='does not reproduce the model'): export_gguf(src, tmp_path/'bad', 'f16', verify_docs=4)
+    assert not (tmp_path/'bad').exists()
+    f = export_gguf(merged['custom'], tmp_path/'plain', 'f16', verify_docs=1)
+    assert 'rope_freqs.weight' not in {t.name for t in GGUFReader(str(f)).tensors}
+    from transformers import AutoModelForCausalLM
+    m = AutoModelForCausalLM.from_pretrained(src)
+    m.config.rope_parameters = dict(rope_type='yarn', factor=4.0, rope_theta=500000.0, original_max_position_embeddings=64)
+    with pytest.raises(AzllmError, match="RoPE of type default and llama3; this model's rope_scaling is 'yarn'"):
+        write_gguf(m, load_tokenizer(src), tmp_path/'y.gguf')
