@@ -2,7 +2,7 @@
 
     python benchmarks/memory_cpu.py [--nproc 2] [--hidden 256 --layers 4 --vocab 128256 --heads 4 --kv-heads 2]
 
-Launches `torchrun --standalone --nproc_per_node N -m azllm.memory` once: each rank builds the same tied-embedding
+Launches `torchrun --standalone --nproc_per_node N -m azllm.profile` once: each rank builds the same tied-embedding
 Llama, wraps it with DDP or with FSDP2 `fully_shard` (each decoder layer, then the root), runs one AdamW step and sums
 the bytes of the parameters, gradients and optimizer state it holds (the local shard of each DTensor), in fp32 and in
 bf16. Prints a table and writes benchmarks/results/memory_cpu.json with the command, machine, versions and, for each
@@ -11,7 +11,8 @@ run, every rank's bytes and `azllm.memory.estimate_memory` for the same model.
 import argparse, json, os, platform, sys, time
 from pathlib import Path
 import torch, transformers
-from azllm.memory import run_measurement, estimate_memory, GIB
+from azllm.memory import estimate_memory, GIB
+from azllm.profile import run_measurement
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument('--nproc', type=int, default=2, help='gloo processes (ranks)')

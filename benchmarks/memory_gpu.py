@@ -7,7 +7,7 @@
 Random weights, Llama 3's vocabulary (128,256), bf16 autocast over fp32 weights, fused AdamW, clipping at 1.0:
 the setup of the H200 baseline in the field notes. For Hugging Face with SDPA attention, with SDPA and gradient
 checkpointing, and with eager attention, at several micro-batches, it runs a warm-up step and a measured step
-(`azllm.memory.cuda_peak_memory`) and puts `azllm.memory.estimate_memory` for the same setup beside it. Writes
+(`azllm.profile.cuda_peak_memory`) and puts `azllm.memory.estimate_memory` for the same setup beside it. Writes
 benchmarks/results/memory_gpu.json with the command, device and versions; with --snapshot it also dumps the
 allocator snapshot of the first measured step (open it at https://pytorch.org/memory_viz).
 """
@@ -15,7 +15,8 @@ import argparse, gc, json, sys, time
 from pathlib import Path
 import torch, transformers
 from transformers import LlamaConfig, LlamaForCausalLM
-from azllm.memory import cuda_peak_memory, config_shape, estimate_memory, make_train_step, GIB
+from azllm.memory import config_shape, estimate_memory, GIB
+from azllm.profile import cuda_peak_memory, make_train_step
 from azllm.model import PRESETS
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

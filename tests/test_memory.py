@@ -1,9 +1,10 @@
-"""azllm.memory: the published Llama 3.2 1B figures, the `memory estimate` command, and FSDP2 halving each rank's
+"""azllm.memory and azllm.profile: the published Llama 3.2 1B figures, the `memory estimate` command, and FSDP2 halving each rank's
 model state, measured on 2 gloo processes launched with torchrun."""
 import argparse, contextlib, io, json
 import pytest
 from azllm.core import AzllmError
-from azllm.memory import GIB, estimate_memory, run_measurement
+from azllm.memory import GIB, estimate_memory
+from azllm.profile import run_measurement
 from azllm.cli import build_parser
 
 N_1B = 1_235_814_400   # Llama 3.2 1B
@@ -86,14 +87,14 @@ def test_fsdp_halves_each_rank():
         assert 2 * (r['optimizer_bytes'] - steps) == d0['optimizer_bytes'] - steps   # the step counters are not sharded
     assert ddp['ranks'][0]['total_bytes'] == ddp['ranks'][1]['total_bytes']
     assert fsdp['ranks'][0]['unsharded_after_forward_bytes'] == 4 * (32_000 * 128 + 128)  # root group gathered after forward
-    assert m['command'].startswith('torchrun --standalone --nproc_per_node=2 -m azllm.memory')
+    assert m['command'].startswith('torchrun --standalone --nproc_per_node=2 -m azllm.profile')
 
 
 def test_snapshot_pickle_that_names_code_is_refused(tmp_path):
     "A snapshot file is plain data; one whose pickle names a function is refused and never runs it."
     import os, pickle
     from azllm.core import AzllmError
-    from azllm.memory import snapshot_timeline
+    from azllm.profile import snapshot_timeline
     class Boom:
         def __reduce__(self): return (os.system, (f'touch {tmp_path}/pwned',))
     (tmp_path/'bad.pickle').write_bytes(pickle.dumps({'device_traces': [[Boom()]]}))
