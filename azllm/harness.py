@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 
 # %% ../nbs/41_harness.ipynb #82330298
 from __future__ import annotations
-import contextlib, io, json, logging, os, random, socket, time
+import contextlib, io, json, logging, math, os, random, socket, time
 from unittest import mock
 from pathlib import Path
 from urllib.parse import urlparse
@@ -18,7 +18,9 @@ from .core import AzllmError, write_json
 
 # %% auto #0
 __all__ = ['TASKS_DIR', 'CHANCE', 'read_mc', 'task_manager', 'task_names', 'hub_reachable', 'hub_offline', 'load_tasks',
-           'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks']
+           'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
+           'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
+           'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls']
 
 # %% ../nbs/41_harness.ipynb #bd9ed4ea
 TASKS_DIR = Path(azllm.__file__).resolve().parent/'tasks'   # the bundled task set: az_mc, az_text_bpb (tag `az`)
@@ -145,6 +147,20 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
             old, self.add_bos_token = self.add_bos_token, False
             try: return super().loglikelihood_rolling(requests, disable_tqdm)
             finally: self.add_bos_token = old
+        def generate_until(self, requests, disable_tqdm=False):
+            # lm-eval stops a batch when every sequence has met a stop sequence, so one that met <|eot_id|> early goes on
+            # generating; it then decodes with special tokens skipped, and cuts at the stop sequences in the decoded text:
+            # <|eot_id|> is gone by then, and the tokens after it stay in the answer. Decode with special tokens kept, so
+            # the cut finds it, then drop the special tokens that are left.
+            dec = self.tok_decode
+            self.tok_decode = lambda tokens, skip_special_tokens=False: dec(tokens, skip_special_tokens=skip_special_tokens)
+            try: out = super().generate_until(requests, disable_tqdm)
+            finally: del self.tok_decode
+            specials = sorted((t.content for t in self.tokenizer.added_tokens_decoder.values() if t.special), key=len, reverse=True)
+            for i, s in enumerate(out):
+                for t in specials: s = s.replace(t, '')
+                out[i] = s
+            return out
     # HFLM re-ties the input and output embeddings of the model it is given; the model comes loaded and tied as azllm wants
     # it, and re-tying breaks a PeftModel whose adapter keeps its own copy of the tied embeddings (`modules_to_save`)
     model.tie_weights = lambda *args, **kwargs: None
@@ -162,7 +178,7 @@ def _merge(raws:list[dict]) -> dict:
     "One results dict from several `simple_evaluate` runs over disjoint tasks."
     out = raws[0]
     for r in raws[1:]:
-        for k in ('results', 'group_subtasks', 'configs', 'versions', 'n-shot', 'higher_is_better', 'n-samples'): out.setdefault(k, {}).update(r.get(k, {}))
+        for k in ('results', 'group_subtasks', 'configs', 'versions', 'n-shot', 'higher_is_better', 'n-samples', 'samples'): out.setdefault(k, {}).update(r.get(k, {}))
     return out
 
 def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
@@ -173,6 +189,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
                     max_length:int|None=None, # longest input in tokens (None: the model's own)
                     offline:bool|None=None, # local data only; None: when the Hub cannot be reached
                     progress:bool=False, # show lm-eval's logging and progress bars
+                    log_samples:bool=False, # keep lm-eval's per-sample outputs (`samples`), which the intervals and paired tests need
                    ) -> dict:
     "lm-eval's own results dict (`simple_evaluate`) for `model` on `tasks`: results, configs, versions, n-shot, n-samples, ..."
     lm_eval = _lm_eval()
@@ -187,7 +204,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
         import lm_eval.loggers.utils as lm_utils
         with _quiet(not progress), hub_offline(offline), mock.patch.object(lm_utils, 'get_git_commit_hash', lambda: None):
             raws = [lm_eval.simple_evaluate(model=lm, tasks=group, task_manager=tm, num_fewshot=num_fewshot, limit=lim,
-                                            log_samples=False, verbosity='ERROR' if not progress else None)
+                                            log_samples=log_samples, verbosity='ERROR' if not progress else None)
                     for lim, group in by_limit.items()]
     finally: model.train(was_training)
     raw = _merge(raws)
@@ -259,6 +276,210 @@ def plot_benchmarks(benchmarks:dict, # {model: {task: {metric: {value, stderr}}}
         if t in chance and k.split(',')[0] in ('acc', 'acc_norm'): ax.axhline(chance[t], ls='--', c='gray', lw=1, label='chance'); ax.legend(fontsize=7)
         ax.set_title(f'{t}: {k}', fontsize=9); ax.tick_params(axis='x', labelsize=8, rotation=20); ax.margins(y=0.2)
     for ax in list(axs.flat)[len(panels):]: ax.set_visible(False)
+    fig.tight_layout()
+    if path: fig.savefig(path, dpi=80)
+    return fig
+
+# %% ../nbs/41_harness.ipynb #fa63fd8f
+def item_scores(raw:dict, # lm-eval results with per-sample outputs (`harness_results(..., log_samples=True)`)
+               ) -> dict:
+    "{task: {metric: {doc_id: value}}} from lm-eval's per-sample outputs; a corpus-level metric keeps each item's (log-likelihood, size) pair."
+    out = {}
+    for task, samples in (raw.get('samples') or {}).items():
+        for s in samples:
+            filt = s.get('filter', 'none')
+            for m in s.get('metrics', []):
+                if m in s: out.setdefault(task, {}).setdefault(m if filt == 'none' else f'{m},{filt}', {})[int(s['doc_id'])] = s[m]
+    return out
+
+def task_chance(raw:dict, # lm-eval results with per-sample outputs
+               ) -> dict:
+    "{task: expected accuracy of guessing} for the multiple-choice tasks: the mean of 1 / options over the scored items."
+    out = {}
+    for task, samples in (raw.get('samples') or {}).items():
+        if raw.get('configs', {}).get(task, {}).get('output_type') != 'multiple_choice': continue
+        n = {int(s['doc_id']): len(s['arguments']) for s in samples}
+        if n: out[task] = float(np.mean([1 / k for k in n.values()]))
+    return out
+
+# %% ../nbs/41_harness.ipynb #200c8d64
+def split_samples(raw:dict|None, # lm-eval results with per-sample outputs; their `samples` are taken out
+                 ) -> dict:
+    "What the controls need from lm-eval's per-sample outputs: item scores, chance, metric directions, and the texts of generation tasks."
+    if not raw: return dict(items={}, chance={}, higher_is_better={}, outputs={}, prompts={})
+    outputs, prompts = {}, {}
+    for task, samples in (raw.get('samples') or {}).items():
+        if raw.get('configs', {}).get(task, {}).get('output_type') != 'generate_until': continue
+        for s in samples:
+            r = s.get('filtered_resps') or s.get('resps') or ['']
+            while isinstance(r, list): r = r[0] if r else ''
+            outputs.setdefault(task, {})[int(s['doc_id'])] = str(r)
+            doc = s.get('doc') or {}
+            prompts.setdefault(task, {})[int(s['doc_id'])] = dict(question=str(doc.get('question', '')), reference=str(s.get('target', '')))
+    out = dict(items=item_scores(raw), chance=task_chance(raw), higher_is_better=raw.get('higher_is_better') or {}, outputs=outputs, prompts=prompts)
+    raw.pop('samples', None)
+    return out
+
+# %% ../nbs/41_harness.ipynb #1ee26554
+def _aggregate(metric:str, v:np.ndarray) -> np.ndarray:
+    "The task-level score over the item axis -1 (means), or -2 for items that are (log-likelihood, size) pairs (corpus ratios)."
+    if v.ndim >= 2 and v.shape[-1] == 2 and metric.split(',')[0] in ('bits_per_byte', 'byte_perplexity', 'word_perplexity'):
+        nats = -v[..., 0].sum(-1) / v[..., 1].sum(-1)
+        return nats / math.log(2) if metric.startswith('bits_per_byte') else np.exp(nats)
+    return v.mean(-1)
+
+def _values(items:dict, ids:list) -> np.ndarray:
+    return np.array([items[i] for i in ids], dtype=float)
+
+def score_interval(items:dict, # doc_id -> per-item value (from `item_scores`)
+                   metric:str, # the metric's name (decides how items aggregate)
+                   n_boot:int=1000, # bootstrap resamples
+                   seed:int=0, # of the resampling
+                   level:float=0.95, # interval coverage
+                  ) -> dict:
+    "The task score and its bootstrap percentile interval over items: {value, low, high, n}."
+    ids = sorted(items); v = _values(items, ids)
+    idx = np.random.default_rng(seed).integers(0, len(ids), (n_boot, len(ids)))
+    boot = _aggregate(metric, v[idx])
+    lo, hi = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+    return dict(value=float(_aggregate(metric, v)), low=float(lo), high=float(hi), n=len(ids))
+
+_RIGHT_WRONG = ('acc', 'acc_norm', 'exact_match')   # per-item metrics that are 1 (right) or 0 (wrong)
+
+def mcnemar(a:np.ndarray, b:np.ndarray) -> float:
+    "Exact two-sided McNemar p-value for two models' right (1) / wrong (0) answers to the same items."
+    n01, n10 = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
+    n, k = n01 + n10, min(n01, n10)
+    if n == 0: return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
+
+def paired_test(a:dict, b:dict, # doc_id -> per-item value of two models on the same task
+                metric:str, # the metric's name
+                n_boot:int=1000, # bootstrap resamples
+                seed:int=0, # of the resampling
+                level:float=0.95, # interval coverage
+               ) -> dict:
+    "Paired bootstrap over the shared items of score(a) - score(b): {diff, low, high, p, n}, with McNemar's p for right/wrong items."
+    ids = sorted(set(a) & set(b))
+    if not ids: raise AzllmError(f"{metric}: the two models share no scored items; give both the same tasks and limit")
+    va, vb = _values(a, ids), _values(b, ids)
+    idx = np.random.default_rng(seed).integers(0, len(ids), (n_boot, len(ids)))
+    d = _aggregate(metric, va[idx]) - _aggregate(metric, vb[idx])
+    lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+    p = min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))
+    out = dict(diff=float(_aggregate(metric, va) - _aggregate(metric, vb)), low=float(lo), high=float(hi), p=float(p), n=len(ids), test='paired bootstrap')
+    if metric.split(',')[0] in _RIGHT_WRONG and set(np.unique(np.r_[va, vb])) <= {0.0, 1.0}: out.update(p_mcnemar=mcnemar(va, vb), test='paired bootstrap, McNemar')
+    return out
+
+# %% ../nbs/41_harness.ipynb #87a218ae
+_SAME_AS_BPB = ('byte_perplexity', 'word_perplexity')   # the same log-likelihoods as bits_per_byte, monotone in it
+
+def primary_metrics(metrics) -> list[str]:
+    "The metrics to test and plot: `bits_per_byte` stands for its perplexities, which rank models the same way."
+    metrics = list(metrics)
+    return [m for m in metrics if not (m.split(',')[0] in _SAME_AS_BPB and 'bits_per_byte' in metrics)]
+
+def _lower_better(metric:str) -> bool: return metric.split(',')[0] in ('bits_per_byte',) + _SAME_AS_BPB or 'perplexity' in metric or 'rep' in metric
+
+def pair_sentence(task:str, metric:str, a:str, b:str, # the task, metric and the two models
+                  r:dict, # from `paired_test`
+                  higher_is_better:bool=True, # direction of the metric
+                  level:float=0.95, # the interval's coverage
+                 ) -> str:
+    "One plain sentence on a paired difference: who is better, by how much, or that it is within noise."
+    ci = f"{r['diff']:+.3g} ({level:.0%} interval {r['low']:+.3g} to {r['high']:+.3g}, p = {r['p']:.2g}, {r['n']} items)"
+    if r['low'] <= 0 <= r['high']: return f"{task} {metric}: {a} − {b} = {ci}: within noise, these items cannot tell {a} from {b}."
+    better = (r['diff'] > 0) == higher_is_better
+    return f"{task} {metric}: {a} − {b} = {ci}: {a} is {'better' if better else 'worse'} than {b}."
+
+def controls(items:dict, # name -> `item_scores` of each model and each floor
+             floor_of:dict, # model -> the name (in `items`) of its untrained twin
+             higher_is_better:dict|None=None, # {task: {metric: bool}} as lm-eval reports it; missing: lower is better for bits, perplexity, repetition
+             chance:dict|None=None, # task -> score of guessing (`task_chance`)
+             n_boot:int=1000, # bootstrap resamples
+             seed:int=0, # of the resampling
+             level:float=0.95, # interval coverage
+            ) -> dict:
+    "Every score with its interval; each model's floor and chance; a paired test for each pair of models and of each model against its floor."
+    hib = higher_is_better or {}
+    up = lambda t, m: hib.get(t, {}).get(m.split(',')[0], not _lower_better(m))
+    scores = {}
+    for name, tasks in items.items():
+        for t, ms in tasks.items():
+            for m, v in ms.items(): scores.setdefault(t, {}).setdefault(m, {})[name] = score_interval(v, m, n_boot, seed, level)
+    floors = set(floor_of.values())
+    models = [n for n in items if n not in floors]
+    pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]] + [(m, floor_of[m]) for m in models if m in floor_of]
+    tests = []
+    for t, ms in scores.items():
+        for m in primary_metrics(ms):
+            for a, b in pairs:
+                if a not in ms[m] or b not in ms[m]: continue
+                r = paired_test(items[a][t][m], items[b][t][m], m, n_boot, seed, level)
+                tests.append(dict(task=t, metric=m, a=a, b=b, floor=b in floors, **r, higher_is_better=up(t, m),
+                                  within_noise=r['low'] <= 0 <= r['high'], sentence=pair_sentence(t, m, a, b, r, up(t, m), level)))
+    return dict(scores=scores, floor_of=dict(floor_of), chance=dict(chance or {}), pairs=tests,
+                higher_is_better={t: {m: up(t, m) for m in ms} for t, ms in scores.items()}, level=level, n_boot=n_boot, seed=seed)
+
+# %% ../nbs/41_harness.ipynb #2dfa7456
+def _iv(s:dict|None, digits:int=3) -> str:
+    return '' if s is None else f"{s['value']:.{digits}f} [{s['low']:.{digits}f}, {s['high']:.{digits}f}]"
+
+def controls_table(c:dict, # from `controls`
+                  ) -> pd.DataFrame:
+    "One row per task, metric and model: its score and interval, its floor's, chance, and whether it beats the floor."
+    vs = {(p['task'], p['metric'], p['a']): p for p in c['pairs'] if p['floor']}
+    rows = []
+    for t, ms in c['scores'].items():
+        for m in primary_metrics(ms):
+            for name, s in ms[m].items():
+                if name in set(c['floor_of'].values()): continue
+                f = c['floor_of'].get(name); p = vs.get((t, m, name))
+                verdict = '' if p is None else 'within noise' if p['within_noise'] else ('above floor' if (p['diff'] > 0) == p['higher_is_better'] else 'below floor')
+                rows.append({'task metric': f'{t} {m}', 'model': name, f"score [{c['level']:.0%} interval]": _iv(s),
+                             'floor (untrained twin)': _iv(ms[m].get(f)), 'chance': f"{c['chance'][t]:.3f}" if t in c['chance'] and m.split(',')[0] in ('acc', 'acc_norm') else '',
+                             'vs floor': verdict})
+    return pd.DataFrame(rows).set_index('task metric') if rows else pd.DataFrame()
+
+def pairs_table(c:dict, # from `controls`
+                floors:bool=False, # the model-against-floor tests instead of the model pairs
+               ) -> pd.DataFrame:
+    "The paired tests: difference a − b, its interval, the bootstrap (and McNemar) p-value, and the verdict."
+    rows = [{'task metric': f"{p['task']} {p['metric']}", 'a − b': f"{p['a']} − {p['b']}", 'difference': f"{p['diff']:+.3f}",
+             f"{c['level']:.0%} interval": f"[{p['low']:+.3f}, {p['high']:+.3f}]", 'p (bootstrap)': f"{p['p']:.3f}",
+             'p (McNemar)': f"{p['p_mcnemar']:.3f}" if 'p_mcnemar' in p else '',
+             'verdict': 'within noise' if p['within_noise'] else (f"{p['a']} better" if (p['diff'] > 0) == p['higher_is_better'] else f"{p['b']} better")}
+            for p in c['pairs'] if p['floor'] == floors]
+    return pd.DataFrame(rows).set_index('task metric') if rows else pd.DataFrame()
+
+def plot_controls(c:dict, # from `controls`
+                  path:str|Path|None=None, # save the figure here (PNG) if given
+                 ):
+    "One panel per task and metric: each model's score with its interval beside its untrained twin's (grey), chance dashed."
+    import matplotlib.pyplot as plt
+    from azllm.eval import _COLORS
+    panels = [(t, m) for t, ms in c['scores'].items() for m in primary_metrics(ms)]
+    floors = set(c['floor_of'].values())
+    cols = min(len(panels), 3); rows = -(-len(panels) // cols)
+    names = list(dict.fromkeys(n for t, m in panels for n in c['scores'][t][m]))
+    fig, axs = plt.subplots(rows, cols, figsize=(max(3.4, 0.75 * len(names) + 1.6) * cols, 3.1 * rows), squeeze=False)
+    fig.set_label('controls')
+    models = [n for n in names if n not in floors]
+    for ax, (t, m) in zip(axs.flat, panels):
+        s = c['scores'][t][m]; shown = [n for n in names if n in s]
+        col = [('#bbbbbb' if n in floors else _COLORS[models.index(n) % len(_COLORS)]) for n in shown]
+        v = np.array([s[n]['value'] for n in shown])
+        err = np.array([[s[n]['value'] - s[n]['low'] for n in shown], [s[n]['high'] - s[n]['value'] for n in shown]]).clip(0)
+        bars = ax.bar(range(len(shown)), v, yerr=err, capsize=4, color=col, hatch=None)
+        for b, n in zip(bars, shown):
+            if n in floors: b.set_hatch('//')
+        ax.bar_label(bars, fmt='%.3g', fontsize=7, padding=2)
+        ax.set_xticks(range(len(shown)), shown, fontsize=7, rotation=25, ha='right')
+        if t in c['chance'] and m.split(',')[0] in ('acc', 'acc_norm'): ax.axhline(c['chance'][t], ls='--', c='gray', lw=1, label='chance'); ax.legend(fontsize=7)
+        arrow = '↑' if c['higher_is_better'][t][m] else '↓'
+        ax.set_title(f'{t}: {m} {arrow}', fontsize=9); ax.margins(y=0.2)
+    for ax in list(axs.flat)[len(panels):]: ax.set_visible(False)
+    fig.suptitle(f"Scores with {c['level']:.0%} bootstrap intervals; hatched grey: untrained twin (same shape and tokenizer)", fontsize=9)
     fig.tight_layout()
     if path: fig.savefig(path, dpi=80)
     return fig

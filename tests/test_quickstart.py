@@ -49,3 +49,27 @@ def test_export_merge_and_adapter_copy_from_another_directory(qs):
     r = azllm('export', f"{qs['rel']}/sft", '--out', 'adapter', cwd=qs['elsewhere'])
     assert r.returncode == 0, r.stderr
     assert (qs['elsewhere']/'adapter'/'adapter_config.json').exists() and (qs['elsewhere']/'adapter'/'tokenizer.json').exists()
+
+
+def test_the_report_shows_floors_intervals_and_paired_tests(qs):
+    "Every model beside its untrained twin (one per tokenizer), every score with its interval, chance, and a paired test per pair."
+    from azllm.pipeline import QUICK_TASKS
+    rep = json.loads((qs['out']/'report.json').read_text())
+    c, models = rep['controls'], list(rep['bpb'])
+    assert set(c['floor_of']) == set(models) and len(set(c['floor_of'].values())) == 2     # Llama 3 and custom tokenizer: two twins
+    assert set(rep['floors']) == set(c['floor_of'].values())
+    assert set(c['scores']) == set(QUICK_TASKS)
+    for t, ms in c['scores'].items():
+        for m, by in ms.items():
+            assert set(by) == set(models) | set(c['floor_of'].values()), (t, m)
+            assert all(s['low'] <= s['value'] <= s['high'] for s in by.values()), (t, m)
+    assert 0 < c['chance']['az_mc'] < 1
+    tested = {(p['task'], p['a'], p['b']) for p in c['pairs']}
+    for t in QUICK_TASKS:
+        assert all((t, m, c['floor_of'][m]) in tested for m in models)                       # each model against its floor
+        assert all((t, a, b) in tested for i, a in enumerate(models) for b in models[i + 1:])  # and each pair of models
+    assert all(p['sentence'] and p['within_noise'] == (p['low'] <= 0 <= p['high']) for p in c['pairs'])
+    md = (qs['out']/'report.md').read_text()
+    assert 'untrained twin' in md and '95% interval' in md and '**Paired tests**' in md and 'floor_bits_per_byte' in md
+    assert all(p['sentence'] in md for p in c['pairs'])
+    assert (qs['out']/'eval'/'controls.png').is_file() and (qs['out']/'eval'/'item_scores.json').is_file()
