@@ -151,7 +151,11 @@ def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
     raw = json.loads((out/'lm_eval_results.json').read_text())
     assert raw['tiny']['n-shot']['az_mc'] == 1 and raw['tiny']['n-samples']['az_mc']['effective'] == 8
     md = (out/'report.md').read_text(encoding='utf-8')
-    assert '## Benchmarks' in md and '](benchmarks.png)' in md and 'az_mc acc' in md
+    assert '## Benchmarks' in md and '](controls.png)' in md and 'az_mc acc' in md
+    twin = rep['controls']['floor_of']['tiny']                                  # the floor: an untrained twin, on the same 8 items
+    assert rep['controls']['scores']['az_mc']['acc'][twin]['n'] == 8 and twin in rep['floors'] and f'{twin}' in md
+    assert [(p['a'], p['b']) for p in rep['controls']['pairs']] == [('tiny', twin)] * 2 and 'untrained twin' in md
+    assert set(json.loads((out/'item_scores.json').read_text())) == {'tiny', twin}
     monkeypatch.setenv('HF_HUB_OFFLINE', '1')                                  # a Hub task offline: stops before any model loads
     t0 = time.time()
     with pytest.raises(AzllmError, match="task 'belebele_azj_Latn'"): run_eval(cfg(output_dir=str(tmp_path/'hub'), tasks=['belebele_azj_Latn']))
