@@ -27,7 +27,7 @@ from .harness import (load_tasks, harness_results, task_scores, benchmark_table,
 
 # %% auto #0
 __all__ = ['AZ_PROMPTS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model',
-           'load_for_eval', 'score_text', 'generate', 'use_chat', 'evaluate_model', 'twin_spec', 'untrained_twin',
+           'load_for_eval', 'score_text', 'generate', 'use_chat', 'twin_spec', 'untrained_twin', 'evaluate_model',
            'score_floors', 'eval_controls', 'plot_bpb', 'tokenizer_groups', 'plot_fertility', 'read_losses',
            'plot_losses', 'write_report', 'eval_table', 'task_generations_table', 'generations_table',
            'controls_sections', 'eval_sections', 'eval_data', 'item_data', 'run_eval']
@@ -219,6 +219,28 @@ def use_chat(chat:bool|str, # True, False or 'auto'
     if chat and not tok.chat_template: raise AzllmError(f"model {name!r}: chat is on but its tokenizer has no chat template")
     return bool(chat)
 
+# %% ../nbs/40_eval.ipynb #d9bdbf26
+_SHAPE = ('model_type', 'vocab_size', 'hidden_size', 'intermediate_size', 'num_hidden_layers', 'num_attention_heads',
+          'num_key_value_heads', 'head_dim', 'tie_word_embeddings', 'max_position_embeddings')
+
+def twin_spec(model, tok, # a loaded model (a PeftModel too) and its tokenizer
+             ) -> dict:
+    "What an untrained twin of `model` shares with it: the config (its shape, without weights) and the tokenizer; `key` names the pair."
+    base = model.get_base_model() if isinstance(model, PeftModel) else model
+    cfg = copy.deepcopy(base.config)
+    shape = {k: getattr(cfg, k, None) for k in _SHAPE}
+    key = hashlib.sha256(tok.backend_tokenizer.to_str().encode() + json.dumps(shape, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return dict(key=key, config=cfg, tok=tok, shape=shape)
+
+def untrained_twin(config, # a transformers config (from `twin_spec`)
+                   seed:int=0, # of the random weights
+                  ):
+    "A causal LM of this config with fresh random weights (transformers' own init), seeded; the global random state is left as it was."
+    from transformers import AutoModelForCausalLM
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return AutoModelForCausalLM.from_config(copy.deepcopy(config)).eval()
+
 # %% ../nbs/40_eval.ipynb #bebf1791
 def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                    valid, # held-out text: documents (list of str) or corpus path(s)
@@ -251,28 +273,6 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     res.update(split_samples(res['harness']), _twin=twin_spec(model, tok))   # per-item scores for the controls; what a floor shares with it
     res['seconds'] = time.perf_counter() - t0
     return res
-
-# %% ../nbs/40_eval.ipynb #d9bdbf26
-_SHAPE = ('model_type', 'vocab_size', 'hidden_size', 'intermediate_size', 'num_hidden_layers', 'num_attention_heads',
-          'num_key_value_heads', 'head_dim', 'tie_word_embeddings', 'max_position_embeddings')
-
-def twin_spec(model, tok, # a loaded model (a PeftModel too) and its tokenizer
-             ) -> dict:
-    "What an untrained twin of `model` shares with it: the config (its shape, without weights) and the tokenizer; `key` names the pair."
-    base = model.get_base_model() if isinstance(model, PeftModel) else model
-    cfg = copy.deepcopy(base.config)
-    shape = {k: getattr(cfg, k, None) for k in _SHAPE}
-    key = hashlib.sha256(tok.backend_tokenizer.to_str().encode() + json.dumps(shape, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return dict(key=key, config=cfg, tok=tok, shape=shape)
-
-def untrained_twin(config, # a transformers config (from `twin_spec`)
-                   seed:int=0, # of the random weights
-                  ):
-    "A causal LM of this config with fresh random weights (transformers' own init), seeded; the global random state is left as it was."
-    from transformers import AutoModelForCausalLM
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return AutoModelForCausalLM.from_config(copy.deepcopy(config)).eval()
 
 # %% ../nbs/40_eval.ipynb #2524f0e8
 def score_floors(results:dict, # model -> `evaluate_model` result (each gets `floor`: the name of its twin)
