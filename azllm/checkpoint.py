@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/checkpoint.html.md"""
 
 # %% ../nbs/04_checkpoint.ipynb #49a3b424
 from __future__ import annotations
-import contextlib, hashlib, io, json, os, pickle, random, shutil, signal, socket, time
+import contextlib, hashlib, io, json, math, os, pickle, random, re, shutil, signal, socket, time
 from pathlib import Path
 from typing import Optional
 import numpy as np
@@ -16,8 +16,9 @@ from .runtime import Runtime
 
 # %% auto #0
 __all__ = ['SIDECAR', 'CRASH_POINTS', 'LOCK', 'is_url', 'fs_of', 'list_checkpoints', 'clean_uncommitted', 'sha256_of',
-           'hash_files', 'rng_state', 'set_rng_state', 'SafeUnpickler', 'crash_point', 'save_checkpoint',
-           'read_sidecar', 'verify_checkpoint', 'load_checkpoint', 'resume_latest', 'RunLock']
+           'hash_files', 'rng_state', 'set_rng_state', 'SafeUnpickler', 'read_metadata', 'crash_point',
+           'split_optimizer_state', 'check_like', 'save_checkpoint', 'read_sidecar', 'verify_checkpoint',
+           'load_checkpoint', 'resume_latest', 'RunLock']
 
 # %% ../nbs/04_checkpoint.ipynb #9a18ec5f
 SIDECAR = 'azllm_checkpoint.json'
@@ -34,6 +35,8 @@ def fs_of(path:str):
         proto = str(path).split('://')[0]
         extra = " (pip install 'azllm[s3]')" if proto in ('s3', 's3a') else ''
         raise AzllmError(f"{path}: the filesystem for {proto}:// is not installed{extra}: {e}") from None
+    except ValueError as e:                  # fsspec: "Protocol not known: bogus"
+        raise AzllmError(f"{path}: unknown storage protocol {str(path).split('://')[0]}://; use a local path or s3://bucket/path ({e})") from None
 
 def _join(root:str, name:str) -> str: return f"{str(root).rstrip('/')}/{name}"
 
@@ -54,6 +57,8 @@ def list_checkpoints(ckpt_dir:str, # a local directory or URL
     return [p for _, p in sorted(found)]
 
 # %% ../nbs/04_checkpoint.ipynb #cff89c4c
+_SAVE_FILE = re.compile(r'^(\.metadata|__\d+_\d+\.distcp|rng_rank\d+\.json|scheduler\.json|optimizer\.json|azllm_checkpoint\.json)$')
+
 def clean_uncommitted(ckpt_dir:str, # a local directory or URL
                      ) -> list[str]:
     "Remove the partial checkpoints a killed save left in `ckpt_dir`; return what was removed."
@@ -62,9 +67,10 @@ def clean_uncommitted(ckpt_dir:str, # a local directory or URL
     gone = []
     for p in fs.ls(root, detail=False):
         name = Path(p).name
+        ours = fs.isdir(p) and all(_SAVE_FILE.match(Path(f).name) for f in fs.find(p))   # only what a save writes
         partial = (name.startswith('.step_') and name.endswith(('.tmp', '.old'))) or \
-                  (_step_of(name) is not None and not fs.exists(_join(p, SIDECAR)))
-        if partial: fs.rm(p, recursive=True); gone.append(name)
+                  (is_url(ckpt_dir) and _step_of(name) is not None and not fs.exists(_join(p, SIDECAR)))
+        if partial and ours: fs.rm(p, recursive=True); gone.append(name)
     return gone
 
 # %% ../nbs/04_checkpoint.ipynb #870e3b17
@@ -108,32 +114,52 @@ def set_rng_state(s:dict):
     if s['cuda'] and torch.cuda.is_available(): torch.cuda.set_rng_state_all([torch.tensor(c, dtype=torch.uint8) for c in s['cuda']])
 
 # %% ../nbs/04_checkpoint.ipynb #9c22b5c2
-_SAFE = {('torch', 'Size'), ('torch.serialization', '_get_layout'), ('collections', 'OrderedDict'),
+_DCP_MD = 'torch.distributed.checkpoint.metadata'
+_SAFE = {(_DCP_MD, n) for n in ('Metadata', 'TensorStorageMetadata', 'BytesStorageMetadata', 'ChunkStorageMetadata',
+                                'TensorProperties', 'MetadataIndex', 'StorageMeta', '_MEM_FORMAT_ENCODING')} | {
+         ('torch', 'Size'), ('torch.serialization', '_get_layout'), ('collections', 'OrderedDict'),
          ('pathlib', 'PosixPath'), ('pathlib', 'PurePosixPath'), ('pathlib', 'WindowsPath'), ('pathlib', 'PureWindowsPath'),
-         ('torch.distributed.checkpoint.filesystem', '_StorageInfo')}
+         ('torch.distributed.checkpoint.filesystem', '_StorageInfo')} | {
+         ('torch', n) for n in dir(torch) if isinstance(getattr(torch, n, None), (torch.dtype, torch.layout, torch.memory_format))}
 
 class SafeUnpickler(pickle.Unpickler):
-    "An unpickler for DCP metadata: DCP's metadata classes, `torch.Size`, dtypes and layouts only."
+    "An unpickler for DCP metadata: an explicit list of exact (module, name) pairs; nothing else resolves."
     def find_class(self, module, name):
-        if module == 'torch.distributed.checkpoint.metadata' or (module, name) in _SAFE:
-            return super().find_class(module, name)
-        if module == 'torch' and isinstance(getattr(torch, name, None), torch.dtype): return getattr(torch, name)
-        raise pickle.UnpicklingError(f"refused to load {module}.{name} from checkpoint metadata")
+        if (module, name) not in _SAFE:             # exact pairs: no dotted names, no attributes of an allowed module
+            raise pickle.UnpicklingError(f"refused to load {module}.{name} from checkpoint metadata")
+        if module == 'torch': return getattr(torch, name)
+        return super().find_class(module, name)
 
 def _safe_reader(path:str):
     "DCP's storage reader for `path` (local or fsspec URL), reading `.metadata` with `SafeUnpickler`."
     from torch.distributed.checkpoint import FileSystemReader
     base = FileSystemReader
     if is_url(path): from torch.distributed.checkpoint._fsspec_filesystem import FsspecReader as base
+    md = read_metadata(path)                 # read once: DCP gets this very object, not a second read of the file
     class Reader(base):
         def read_metadata(self, *args, **kwargs):
-            from torch.distributed.checkpoint.metadata import StorageMeta
-            fs, root = fs_of(path)
-            with fs.open(_join(root, '.metadata'), 'rb') as f: md = SafeUnpickler(f).load()
-            if getattr(md, 'storage_meta', None) is None: md.storage_meta = StorageMeta()
             md.storage_meta.load_id = self.load_id
             return md
     return Reader(path)
+
+def read_metadata(path:str, # a checkpoint directory
+                 ):
+    "DCP's metadata of the checkpoint at `path`, read with `SafeUnpickler`; refused if it lists anything but tensors."
+    from torch.distributed.checkpoint.metadata import Metadata, StorageMeta, TensorStorageMetadata
+    fs, root = fs_of(path)
+    try:
+        with fs.open(_join(root, '.metadata'), 'rb') as f: md = SafeUnpickler(f).load()
+    except FileNotFoundError: raise AzllmError(f"checkpoint {path} has no .metadata (DCP's index): it is not a complete checkpoint") from None
+    except Exception as e:
+        raise AzllmError(f"checkpoint {path}: its .metadata cannot be read safely ({type(e).__name__}: "
+                         f"{(str(e).splitlines() or [''])[0][:200]}); it was not written by azllm, or it is damaged") from None
+    if not isinstance(md, Metadata) or not isinstance(getattr(md, 'state_dict_metadata', None), dict):
+        raise AzllmError(f"checkpoint {path}: its .metadata is not DCP metadata (got {type(md).__name__})")
+    if other := [k for k, v in md.state_dict_metadata.items() if not isinstance(v, TensorStorageMetadata)]:
+        raise AzllmError(f"checkpoint {path}: its .metadata lists non-tensor entries ({', '.join(map(str, other[:3]))}), "
+                         "which DCP would unpickle; azllm checkpoints hold only tensors, so it is refused")
+    if getattr(md, 'storage_meta', None) is None: md.storage_meta = StorageMeta()
+    return md
 
 # %% ../nbs/04_checkpoint.ipynb #5abeac87
 CRASH_POINTS = ('after_shards', 'before_sidecar', 'before_commit', 'after_commit', 'after_prune')
@@ -156,6 +182,51 @@ def _dcp_quiet():
 def _write_json(fs, path:str, obj):
     with fs.open(path, 'w') as f: json.dump(obj, f, indent=1)
 
+# %% ../nbs/04_checkpoint.ipynb #b76560b5
+def _only_tensors(d:dict, where:str) -> dict:
+    "`d` unchanged, once every leaf is checked to be a tensor (DCP would pickle anything else)."
+    for k, v in d.items():
+        if isinstance(v, dict): _only_tensors(v, f'{where}.{k}')
+        elif not isinstance(v, torch.Tensor): raise TypeError(f"{where}.{k} is a {type(v).__name__}, not a tensor: it cannot go through DCP")
+    return d
+
+def split_optimizer_state(osd:dict, # the optimizer half of `get_state_dict(model, opt)`
+                         ) -> tuple[dict, list]:
+    "(the per-parameter tensors, for DCP; the JSON-able `param_groups`)."
+    state = {n: {k: v if isinstance(v, torch.Tensor) else torch.tensor(v) for k, v in s.items()} for n, s in osd.get('state', {}).items()}
+    scalar = lambda v: v.item() if isinstance(v, torch.Tensor) else list(v) if isinstance(v, tuple) else v
+    groups = [{k: scalar(v) for k, v in g.items()} for g in osd.get('param_groups', [])]
+    return {'state': _only_tensors(state, 'optim.state')}, groups
+
+def _groups_back(groups:list) -> list:
+    "param_groups read from JSON, with number pairs (betas) back to tuples as torch makes them."
+    return [{k: tuple(v) if k != 'params' and isinstance(v, list) else v for k, v in g.items()} for g in groups]
+
+def _read_json(fs, path:str):
+    try:
+        with fs.open(path) as f: return json.load(f)
+    except FileNotFoundError: raise AzllmError(f"checkpoint file {path} is missing (a checkpoint of an older azllm, or an incomplete copy)") from None
+    except (ValueError, UnicodeDecodeError) as e: raise AzllmError(f"checkpoint file {path} is not valid JSON ({e})") from None
+
+def _kind(v) -> str:
+    if v is None or isinstance(v, bool): return 'flag'          # None and booleans mean "unset/on/off" alike (foreach, fused)
+    if isinstance(v, (int, float)): return 'number'
+    return {str: 'text', list: 'list', tuple: 'list', dict: 'mapping'}.get(type(v), type(v).__name__)
+
+def check_like(saved, want, what:str, where:str='') -> None:
+    "Raise `AzllmError` unless JSON `saved` has the shape of `want`: known keys, same kinds of value, same list lengths, finite numbers."
+    def bad(msg): raise AzllmError(f"checkpoint file {what} is not what azllm writes: {where or 'the top level'} {msg}; it is damaged or forged")
+    if _kind(saved) != _kind(want): bad(f"is a {_kind(saved)}, not a {_kind(want)}")
+    if isinstance(saved, float) and not math.isfinite(saved): bad(f"is {saved}")
+    if isinstance(want, dict):
+        if extra := sorted(set(saved) - set(want)): bad(f"has unknown keys {extra[:3]}")
+        for k in saved: check_like(saved[k], want[k], what, f'{where}.{k}' if where else str(k))
+    elif isinstance(want, (list, tuple)):
+        if len(saved) != len(want): bad(f"has {len(saved)} entries, not {len(want)}")
+        for i, (s, w) in enumerate(zip(saved, want)): check_like(s, w, what, f'{where}[{i}]')
+    elif isinstance(want, str) and where.endswith(']') and '.params[' in where and saved != want:
+        bad(f"names parameter {saved!r}, not {want!r} (another model?)")
+
 # %% ../nbs/04_checkpoint.ipynb #ff69b865
 def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
                     step:int, # optimizer steps done
@@ -176,9 +247,12 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
         fs.makedirs(wpath, exist_ok=True)
     rt.barrier()
     msd, osd = get_state_dict(model, opt)
-    with _dcp_quiet(): dcp.save({'model': msd, 'optim': osd}, checkpoint_id=work)
+    tensors, groups = split_optimizer_state(osd)
+    with _dcp_quiet(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, checkpoint_id=work)
     _write_json(fs, _join(wpath, f'rng_rank{rt.rank}.json'), rng_state())
-    if rt.main: _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())
+    if rt.main:
+        _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())
+        _write_json(fs, _join(wpath, 'optimizer.json'), groups)
     crash_point('after_shards')
     rt.barrier()
     hashes = hash_files(work, rt)
@@ -203,9 +277,16 @@ def read_sidecar(path:str) -> dict:
     "The sidecar of a committed checkpoint (JSON)."
     fs, p = fs_of(path)
     try:
-        with fs.open(_join(p, SIDECAR)) as f: return json.load(f)
+        with fs.open(_join(p, SIDECAR)) as f: meta = json.load(f)
     except FileNotFoundError: raise AzllmError(f"checkpoint {path} is not committed (no {SIDECAR})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e: raise AzllmError(f"checkpoint {path}: its {SIDECAR} is not valid JSON ({e})") from None
+    shape = dict(step=int, world_size=int, sha256=dict, config=dict)
+    if not isinstance(meta, dict) or any(k in meta and (not isinstance(meta[k], t) or isinstance(meta[k], bool)) for k, t in shape.items()) \
+       or not isinstance(meta.get('step'), int) or meta['step'] < 0 \
+       or not all(isinstance(k, str) and isinstance(v, str) for k, v in meta.get('sha256', {}).items()):
+        raise AzllmError(f"checkpoint {path}: its {SIDECAR} is not an azllm sidecar (a mapping with step >= 0, world_size, "
+                         "sha256 {file: hash} and config); it was damaged or not written by azllm")
+    return meta
 
 def verify_checkpoint(path:str, # a committed checkpoint
                       rt:Runtime, # this process (hashing is shared)
@@ -234,15 +315,25 @@ def load_checkpoint(path:str, # a committed checkpoint
     fs, p = fs_of(path)
     try:
         msd, osd = get_state_dict(model, opt)
-        state = {'model': msd, 'optim': osd}
-        with _dcp_quiet(): dcp.load(state, storage_reader=_safe_reader(path))
-        set_state_dict(model, opt, model_state_dict=state['model'], optim_state_dict=state['optim'])
-        with fs.open(_join(p, 'scheduler.json')) as f: sched.load_state_dict(json.load(f))
+        tensors, groups = split_optimizer_state(osd)
+        saved_groups, saved_sched = _read_json(fs, _join(p, 'optimizer.json')), _read_json(fs, _join(p, 'scheduler.json'))
+        names = lambda gs: sorted(n for g in gs if isinstance(g, dict) and isinstance(g.get('params'), list) for n in g['params'] if isinstance(n, str))
+        if isinstance(saved_groups, list) and names(saved_groups) != names(groups):
+            raise AzllmError(f"checkpoint {path} trains other parameters than this run ({len(names(saved_groups))} saved, "
+                             f"{len(names(groups))} now): a change of phase, train_embeddings or target_modules cannot resume; "
+                             "start a new output_dir (with this checkpoint's final model as `model`)")
+        check_like(saved_groups, groups, 'optimizer.json'); check_like(saved_sched, sched.state_dict(), 'scheduler.json')
+        reader = _safe_reader(path)                  # refuses metadata with non-tensor entries before DCP reads anything
+        state = {'model': msd, 'optim': tensors}
+        with _dcp_quiet(): dcp.load(state, storage_reader=reader)
+        set_state_dict(model, opt, model_state_dict=state['model'],
+                       optim_state_dict=dict(state['optim'], param_groups=_groups_back(saved_groups)))
+        sched.load_state_dict(saved_sched)
         rng = _join(p, f'rng_rank{rt.rank}.json')
         if fs.exists(rng):
             with fs.open(rng) as f: set_rng_state(json.load(f))
     except BaseException as e:              # DCP's CheckpointException is not an Exception
-        if isinstance(e, (KeyboardInterrupt, SystemExit)): raise
+        if isinstance(e, (KeyboardInterrupt, SystemExit, AzllmError)): raise
         cause = next(iter(getattr(e, 'failures', {}).values()), e)      # DCP wraps each rank's error
         if isinstance(cause, tuple): cause = cause[0]                    # (exception, traceback summary)
         raise AzllmError(f"checkpoint {path} cannot be loaded into this model: {type(cause).__name__}: "
@@ -276,19 +367,23 @@ class RunLock:
     def acquire(self) -> 'RunLock':
         self.path.parent.mkdir(parents=True, exist_ok=True)
         me = dict(pid=os.getpid(), host=socket.gethostname(), started=time.strftime('%Y-%m-%d %H:%M:%S'))
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-                with os.fdopen(fd, 'w') as f: json.dump(me, f)
-                return self
-            except FileExistsError:
+        tmp = self.path.parent/f'.azllm.lock.tmp-{os.getpid()}'
+        with open(tmp, 'w') as f: json.dump(me, f); f.flush(); os.fsync(f.fileno())
+        try:
+            for _ in range(3):
+                try: os.link(tmp, self.path); return self      # atomic and exclusive: the lock is never seen half-written
+                except FileExistsError: pass
                 try: owner = json.loads(self.path.read_text())
-                except (OSError, ValueError): owner = {}
-                if owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not _alive(owner['pid']):
-                    self.path.unlink(missing_ok=True); continue          # stale: its process is gone
+                except FileNotFoundError: continue
+                except (OSError, ValueError): owner = None
+                if not isinstance(owner, dict) or (owner.get('host') == me['host'] and isinstance(owner.get('pid'), int)
+                                                   and not _alive(owner['pid'])):
+                    self.path.unlink(missing_ok=True); continue          # stale: its process is gone, or it is not a lock at all
+                owner = owner if isinstance(owner, dict) else {}
                 raise AzllmError(f"{self.path.parent} is in use by another run (pid {owner.get('pid', '?')} on "
                                  f"{owner.get('host', '?')}, since {owner.get('started', '?')}); wait for it to finish, "
                                  f"or delete {self.path} if that process is gone") from None
+        finally: tmp.unlink(missing_ok=True)
         raise AzllmError(f"could not take the lock {self.path}")
 
     def release(self):

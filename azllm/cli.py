@@ -6,13 +6,15 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 
 # %% ../nbs/60_cli.ipynb #83e0492c
 from __future__ import annotations
-import argparse, errno, json, os, sys
+import argparse, errno, json, os, re, sys
 from pathlib import Path
-from .core import AzllmError, apply_overrides, check_output, load_config, read_yaml
+from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml
 
 # %% auto #0
-__all__ = ['MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export',
-           'cmd_chat', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'int_in', 'build_parser', 'main']
+__all__ = ['CHAINED_KEYS', 'MIN_VOCAB', 'MAX_VOCAB', 'cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart',
+           'cmd_sft_preview', 'cmd_export', 'cmd_chat', 'config_names', 'overrides_per_config',
+           'check_distinct_outputs', 'preflight', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'int_in', 'build_parser',
+           'disk_error', 'main']
 
 # %% ../nbs/60_cli.ipynb #f70bc780
 def cmd_tokenizer(a):
@@ -26,6 +28,16 @@ def cmd_tokenizer(a):
     from transformers import AutoTokenizer
     print(f"wrote {out} (vocab size {len(AutoTokenizer.from_pretrained(out)):,})")
 
+def check_plot_path(path:str):
+    "A figure goes to a new file, or over an earlier azllm figure; never over a user's file, never into a missing folder."
+    from azllm.fertility import PLOT_TAG
+    p = Path(path).expanduser()
+    if p.suffix.lower() not in ('.png', '.svg', '.pdf'):     # never write a figure over a corpus or a config
+        raise AzllmError(f"--plot {path}: give a .png, .svg or .pdf file name")
+    if not p.parent.is_dir(): raise AzllmError(f"--plot {path}: the folder {p.parent} does not exist; create it or give another path")
+    if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 50_000_000 or PLOT_TAG.encode() not in p.read_bytes())):
+        raise AzllmError(f"--plot {path}: the file exists and was not written by azllm; give a new file name, or move it away")
+
 def cmd_fertility(a):
     from azllm.tokenizer import load_tokenizer
     from azllm.fertility import compare_tokenizers, plot_comparison
@@ -33,13 +45,12 @@ def cmd_fertility(a):
     docs = list(read_documents(a.text, text_field=a.text_field))
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
-    if a.plot and Path(a.plot).suffix.lower() not in ('.png', '.svg', '.pdf'):     # never write a figure over a corpus or a config
-        raise AzllmError(f"--plot {a.plot}: give a .png, .svg or .pdf file name")
+    if a.plot: check_plot_path(a.plot)
     df = compare_tokenizers({n: load_tokenizer(n) for n in names}, docs)
     if a.plot: plot_comparison(df.rename(index=lambda n: Path(n).name), a.plot)
     if a.json:
         cols = ['vocab_size', 'fertility', 'continued_words', 'chars_per_token', 'bytes_per_token', 'words_in_128k', 'words', 'tokens']
-        rows = [{'tokenizer': n, **{c: (int(r[c]) if c in ('vocab_size', 'words', 'tokens') else float(r[c])) for c in cols}}
+        rows = [{'tokenizer': n, **{c: (int(r[c]) if c in ('vocab_size', 'words', 'tokens', 'words_in_128k') else float(r[c])) for c in cols}}
                 for n, r in df.iterrows()]
         print(json.dumps({'text': str(a.text), 'results': rows}, ensure_ascii=False))
     else:
@@ -62,7 +73,13 @@ def _no_loading_bars():
     import transformers
     transformers.utils.logging.disable_progress_bar()
 
+def _must_exist(path:str, what:str):
+    "A missing input fails before torch, transformers and peft are imported (seconds on a small machine)."
+    if not Path(path).exists(): raise AzllmError(f"{what} {path}: no such file or directory")
+
 def cmd_export(a):
+    _must_exist(a.adapter, 'adapter')
+    if a.model and looks_local(a.model): _must_exist(a.model, '--model')
     from azllm.sft import merge_adapter, export_adapter
     _no_loading_bars()
     if a.merge:
@@ -76,8 +93,13 @@ def cmd_export(a):
 def cmd_chat(a):
     from azllm.core import resolve_source
     resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
+    if a.adapter: _must_exist(a.adapter, '--adapter')
     from azllm.sft import chat
     _no_loading_bars()
+    if a.prompt is None:                               # an interactive session says what it talks to and how to leave
+        print(f"azllm chat: {a.model}" + (f" with adapter {a.adapter}" if a.adapter else '') +
+              ("; greedy" if not a.temperature else f"; temperature {a.temperature}, top_p {a.top_p}") +
+              f", at most {a.max_new_tokens} new tokens. An empty line or Ctrl-D ends the session.", flush=True)
     chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
          temperature=a.temperature, top_p=a.top_p)
 
@@ -98,8 +120,100 @@ def _stage_of(p:Path, overrides:list[str]) -> str:
     if stage is None: raise AzllmError(f"{p}: no `stage:` key; add one of stage: {', '.join(_STAGE_NAMES)}")
     return stage
 
+CHAINED_KEYS = ('model', 'output_dir', 'checkpoint_dir', 'stage', 'resume')   # keys that tell the configs of one command apart
+
+def config_names(configs:list[str]) -> list[set]:
+    "The names that address each config in an override: its file stem, and the last `_`/`-` part of the stem if no other config ends so."
+    stems = [Path(c).stem for c in configs]
+    tails = [re.split(r'[_-]', s)[-1] for s in stems]
+    return [{s} | ({t} if tails.count(t) == 1 and stems.count(s) == 1 else set()) for s, t in zip(stems, tails)]
+
+def overrides_per_config(configs:list[str], # the config files of one command, in order
+                         overrides:list[str], # key=value overrides as typed: `key=v` for every config, `NAME.key=v` for one
+                        ) -> list[list[str]]:
+    "Each config's own overrides: `NAME.key=value` goes to the config NAME names (see `config_names`); plain keys go to all."
+    names, out = config_names(configs), [[] for _ in configs]
+    for o in overrides:
+        head, _, rest = o.partition('=')[0].strip().partition('.')
+        hit = [i for i, n in enumerate(names) if head in n and rest]
+        if hit:
+            out[hit[0]].append(o.strip()[len(head) + 1:]); continue
+        if len(configs) > 1 and head in CHAINED_KEYS:
+            ex = ' or '.join(f"{sorted(n, key=len)[0]}.{o.strip()}" for n in names[:2])
+            raise AzllmError(f"override {o!r} would give all {len(configs)} configs the same {head}; address one config by its "
+                             f"file name, e.g. {ex}")
+        for lst in out: lst.append(o)
+    return out
+
+def check_distinct_outputs(configs:list[str], cfgs:list):
+    "Refuse two configs of one command that write to one `output_dir` (or one `checkpoint_dir`)."
+    for key in ('output_dir', 'checkpoint_dir'):
+        seen = {}
+        for c, cfg in zip(configs, cfgs):
+            v = getattr(cfg, key, None)
+            if v is None: continue
+            k = v if '://' in str(v) else str(Path(v).resolve())
+            if k in seen:
+                raise AzllmError(f"{seen[k]} and {c} both write to {key} {v}: each config needs its own "
+                                 f"(e.g. {Path(c).stem}.{key}={v}-2)")
+            seen[k] = c
+
+def _available_ram() -> int|None:
+    "Bytes of memory available to a new process (Linux MemAvailable), or None where it cannot be read."
+    try:
+        for line in open('/proc/meminfo'):
+            if line.startswith('MemAvailable:'): return int(line.split()[1]) * 1024
+    except OSError: return None
+
+def _model_shape(spec:str) -> dict|None:
+    "The Llama shape of a preset or of a local model directory's config.json (None for a hub id or another kind of model)."
+    from azllm.memory import preset_shape, shape_from
+    if spec.startswith('preset:'): return preset_shape(spec.split(':', 1)[1])
+    f = Path(spec)/'config.json'
+    if not f.is_file(): return None
+    try: c = json.loads(f.read_text())
+    except ValueError: return None
+    return shape_from(c.get) if c.get('num_hidden_layers') and c.get('hidden_size') and c.get('vocab_size') else None
+
+def preflight(cfg, # a validated cpt or sft config
+              gpus:int, # visible CUDA devices
+              made:set=frozenset(), # paths an earlier config of the same command writes (not there yet)
+             ):
+    "Fail in one line, before any work, on what cannot run here: a missing model, tokenizer or corpus, a hub id offline, a model too big for this CPU."
+    from azllm.core import resolve_source, looks_local, hub_offline, require_fs
+    if cfg.stage not in ('cpt', 'sft'): return
+    for url in (cfg.output_dir, cfg.checkpoint_dir):      # an unknown storage protocol is a typo in the config: say so first
+        if url and '://' in str(url): require_fs(url)
+    if not cfg.model.startswith('preset:') and cfg.model not in made: resolve_source(cfg.model, 'model')
+    if cfg.tokenizer and cfg.tokenizer != 'llama3' and cfg.tokenizer not in made: resolve_source(cfg.tokenizer, 'tokenizer')
+    data = list(cfg.train_data) if isinstance(cfg.train_data, list) else [cfg.train_data]
+    data += list(cfg.valid_data) if isinstance(cfg.valid_data, list) else [cfg.valid_data] if cfg.valid_data else []
+    for d in map(str, data):
+        if '://' in d or Path(d).exists(): continue
+        if looks_local(d) or hub_offline():
+            raise AzllmError(f"data {d}: no such file or directory" + ('' if looks_local(d) else
+                             ", and the Hugging Face Hub cannot be reached to load it as a datasets name") +
+                             "; give your corpus (e.g. train_data=[my_corpus.txt])")
+    if gpus or (shape := _model_shape(cfg.model)) is None or (ram := _available_ram()) is None: return
+    from azllm.memory import estimate_memory
+    mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
+    est = estimate_memory(precision='fp32', micro_batch=mb, seq=cfg.seq_len, **shape)
+    need = est['activations_bytes'] + (est['params_bytes'] if cfg.stage == 'sft' else est['peak_bytes'])
+    if need > ram:
+        raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
+                         f"to train on a CPU, and this machine has {ram / 2**30:,.0f} GiB available (no CUDA GPU is visible): "
+                         "run it on a GPU machine, or try the pipeline on a CPU with configs/cpt_tiny_*.yml")
+
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
+    d = apply_overrides(read_yaml(a.config), a.overrides)   # a missing config, model or text fails before torch loads
+    for m in d.get('models') or []:
+        for k in ('path', 'adapter'):
+            v = m.get(k) if isinstance(m, dict) else None
+            if isinstance(v, str) and not v.startswith('preset:') and looks_local(v) and not Path(v).exists():
+                raise AzllmError(f"{a.config}: model {m.get('name') or v!r}: {k} {v}: no such file or directory")
+    for v in d.get('valid_data') or []:
+        if isinstance(v, str) and looks_local(v) and not Path(v).exists(): raise AzllmError(f"{a.config}: valid_data {v}: no such file")
     from azllm.eval import EvalRun, run_eval
     _no_loading_bars()
     out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
@@ -107,23 +221,34 @@ def cmd_eval(a):
 
 def _wants_launch(a) -> bool:
     "Did the user ask for a launcher (several processes or nodes, or a named launcher)?"
-    return bool((a.nproc or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
+    return bool((a.nproc or a.gpus or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
 
 def cmd_train(a):
     "Validate every config first, then run them in order (e.g. CPT phase 1, then phase 2), or launch N processes that do."
     configs = [c for c in a.configs if '=' not in c]
     overrides = [c for c in a.configs if '=' in c]
     if not configs: raise AzllmError("give at least one CONFIG.yml")
-    staged = [(Path(c), _stage_of(Path(c), overrides)) for c in configs]      # every file is read before anything is imported
+    own = overrides_per_config(configs, overrides)
+    staged = [(Path(c), _stage_of(Path(c), o)) for c, o in zip(configs, own)]    # every file is read before anything is imported
     for p, stage in staged:
         if stage not in _STAGE_NAMES: raise AzllmError(f"{p}: `stage:` must be one of {', '.join(_STAGE_NAMES)} (got {stage!r})")
     runs = []
-    for p, stage in staged:
+    for (p, stage), o in zip(staged, own):
         model, run = _stage(stage)
-        runs.append((run, load_config(p, model, overrides)))
+        runs.append((run, load_config(p, model, o)))
+    check_distinct_outputs(configs, [cfg for _, cfg in runs])
     from azllm.launch import launched, launch, visible_gpus
+    gpus = visible_gpus()
+    if not a.dry_run:                                  # what this machine has; a dry run may plan for another one
+        if a.gpus is not None and a.gpus > gpus:
+            raise AzllmError(f"--gpus {a.gpus}: this machine has {gpus or 'no'} visible CUDA GPU{'s' * (gpus != 1)}"
+                             + ("; to run N CPU processes, use --nproc N" if not gpus else f"; use --gpus {gpus} or fewer"))
+        made = set()                                   # an earlier config's output is a later one's input: not there yet
+        for _, cfg in runs:
+            preflight(cfg, gpus, made)
+            made |= {cfg.output_dir, str(Path(cfg.output_dir)/'final')}
     if _wants_launch(a) and not launched():
-        nproc = a.nproc or visible_gpus() or 1
+        nproc = a.nproc or a.gpus or gpus or 1
         return launch(a.configs, [cfg for _, cfg in runs], nproc, a.launcher or 'torchrun', a.nnodes, a.node_rank,
                       a.master_addr, a.master_port, a.dry_run)
     if a.dry_run:
@@ -185,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)
     p = t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration')
     _corpus_args(p)
-    p.add_argument('--vocab-size', type=int_in(MIN_VOCAB, MAX_VOCAB, 'the 256 byte tokens and 256 special tokens need 512'), required=True, metavar='N', help='total vocabulary size, 256 special tokens included')
+    p.add_argument('--vocab-size', type=int_in(MIN_VOCAB, MAX_VOCAB, 'the 256 byte tokens and 256 special tokens take 512, and one merge one more'), required=True, metavar='N', help=f'total vocabulary size: 256 byte tokens + 256 special tokens + the merges, so {MIN_VOCAB} or more')
     p.set_defaults(func=cmd_tokenizer)
     p = t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id')
     _corpus_args(p)
@@ -243,13 +368,13 @@ def build_parser() -> argparse.ArgumentParser:
                        'With --gpus N / --nnodes M azllm starts torchrun (or accelerate launch) itself; --dry-run prints the command.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs (see configs/) and overrides, e.g. max_steps=100')
     g = p.add_mutually_exclusive_group()
-    g.add_argument('--nproc', type=int, metavar='N', help='processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)')
-    g.add_argument('--gpus', type=int, dest='nproc', metavar='N', help='the same as --nproc')
+    g.add_argument('--nproc', type=int_in(1, 4096), metavar='N', help='processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)')
+    g.add_argument('--gpus', type=int_in(1, 4096), metavar='N', help='processes per machine, one per CUDA GPU (refused without N visible GPUs)')
     p.add_argument('--launcher', choices=['torchrun', 'accelerate'], help='launcher for several processes (default: torchrun)')
-    p.add_argument('--nnodes', type=int, default=1, metavar='M', help='machines (default: 1); every machine runs the same command')
-    p.add_argument('--node-rank', type=int, metavar='R', help="this machine's rank: 0 on the first, 1 .. M-1 on the others")
+    p.add_argument('--nnodes', type=int_in(1, 65536), default=1, metavar='M', help='machines (default: 1); every machine runs the same command')
+    p.add_argument('--node-rank', type=int_in(0, 65535), metavar='R', help="this machine's rank: 0 on the first, 1 .. M-1 on the others")
     p.add_argument('--master-addr', metavar='HOST', help='address of the machine with --node-rank 0 (needed with --nnodes > 1)')
-    p.add_argument('--master-port', type=int, default=29500, metavar='P', help='its port, open between the machines (default: 29500)')
+    p.add_argument('--master-port', type=int_in(1, 65535), default=29500, metavar='P', help='its port, open between the machines (default: 29500)')
     p.add_argument('--dry-run', action='store_true', help='print the command that would run, and exit')
     p.set_defaults(func=cmd_train)
 
@@ -262,6 +387,25 @@ _DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT
                 errno.EROFS: 'the filesystem is read-only; write elsewhere', errno.EACCES: 'check the permissions or write elsewhere',
                 errno.EPERM: 'check the permissions or write elsewhere', errno.EFBIG: 'the file is too large for this filesystem',
                 errno.ENAMETOOLONG: 'use a shorter path'}
+
+_DISK_TEXT = {os.strerror(c): c for c in _DISK_ERRORS} | {'No space left': errno.ENOSPC, 'os error 28': errno.ENOSPC,
+                                                          'os error 30': errno.EROFS, 'Read-only': errno.EROFS}
+
+def disk_error(e:BaseException, # any exception
+              ) -> tuple[int, str|None]|None:
+    "(errno, file) if `e` or what it wraps is a disk error; tokenizers, safetensors and DCP raise their own types for ENOSPC/EROFS."
+    chain, todo = [], [e]
+    while todo:
+        x = todo.pop(0)
+        if isinstance(x, tuple): todo.extend(x); continue
+        if not isinstance(x, BaseException) or any(x is c for c in chain): continue
+        chain.append(x)
+        todo += [x.__cause__, x.__context__, *getattr(x, 'failures', {}).values()]  # DCP's CheckpointException: one per rank
+    for x in chain:                                                              # an OSError anywhere names the file
+        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename
+    for x in chain:                                                              # a library's own error type: read its words
+        if code := next((c for t, c in _DISK_TEXT.items() if t in str(x)), None): return code, None
+    return None
 
 def main(argv:list[str]|None=None) -> int:
     "Entry point of the `azllm` command; returns the exit code."
@@ -277,10 +421,11 @@ def main(argv:list[str]|None=None) -> int:
     except BrokenPipeError:            # `azllm ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except OSError as e:
-        if e.errno not in _DISK_ERRORS: raise
+    except BaseException as e:                   # DCP's CheckpointException is not an Exception
+        if isinstance(e, (SystemExit, GeneratorExit)) or (d := disk_error(e)) is None: raise
+        code, where = d
         if int(os.environ.get('RANK', '0')) == 0:
-            print(f"azllm: error: cannot write {e.filename or 'the output'}: {e.strerror or e}; {_DISK_ERRORS[e.errno]} "
+            print(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
                   "(nothing half-written was kept)", file=sys.stderr)
         return 2
     return rc or 0

@@ -11,22 +11,41 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 # %% auto #0
-__all__ = ['MAX_CONFIG_BYTES', 'MARKER', 'AzllmError', 'Config', 'yaml_key_lines', 'apply_overrides', 'read_yaml_text',
-           'read_yaml', 'load_config', 'save_config', 'print0', 'md_table', 'write_json', 'repo_root', 'run_on_gpu',
-           'output_kind', 'write_marker', 'check_output', 'atomic_dir', 'check_output_dir', 'RunDir', 'run_dir',
-           'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
+__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MARKER', 'AzllmError', 'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides',
+           'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'print0', 'md_table', 'write_json', 'repo_root',
+           'run_on_gpu', 'read_marker', 'output_kind', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files',
+           'check_output', 'atomic_dir', 'check_output_dir', 'RunDir', 'run_dir', 'require_fs', 'looks_local',
+           'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
     "An error caused by the user's input; the CLI prints its message and exits with code 2."
 
 # %% ../nbs/00_core.ipynb #4b6625f2
+PATH_KEYS = {'output_dir', 'checkpoint_dir', 'model', 'tokenizer', 'base_tokenizer', 'train_data', 'valid_data', 'corpus',
+             'resume', 'path', 'base'}
+
+def expand_path(v, # a path, a list of paths, or any other value (returned as it is)
+                key:str='path', # its key, for the message
+               ):
+    "`v` with a leading `~` expanded once, here, so every later use sees the same path; a NUL byte is an error."
+    if isinstance(v, list): return [expand_path(x, key) for x in v]
+    if not isinstance(v, str): return v
+    if '\x00' in v: raise ValueError(f"{key} contains a NUL byte ({v!r}); a path cannot")
+    v = os.path.expanduser(v) if v.startswith('~') else v
+    return os.path.normpath(v) if '://' not in v and '..' in Path(v).parts else v     # mine/new/.. is mine: checked as mine
+
 class Config(BaseModel):
-    "Base of every azllm config: unknown keys are errors, values are checked on assignment."
+    "Base of every azllm config: unknown keys are errors, values are checked on assignment, `~` in paths is expanded."
     model_config = ConfigDict(extra='forbid', validate_assignment=True)
+
+    @model_validator(mode='before')
+    @classmethod
+    def _expand_paths(cls, d):
+        return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()} if isinstance(d, dict) else d
 
 # %% ../nbs/00_core.ipynb #4678995c
 def yaml_key_lines(text:str, # YAML source
@@ -131,29 +150,49 @@ def read_yaml(path:str|Path, # YAML file
     return d
 
 # %% ../nbs/00_core.ipynb #0fd2b2e4
-def _describe(err:dict, lines:dict, fname:str) -> str:
+def _known_keys(model:type[BaseModel], loc:tuple) -> list[str]:
+    "The keys a config section accepts: the fields of the pydantic model at `loc` (empty if `loc` is not a model)."
+    for part in loc:
+        f = model.model_fields.get(part) if isinstance(part, str) else None
+        t = getattr(f, 'annotation', None)
+        if not (isinstance(t, type) and issubclass(t, BaseModel)): return []
+        model = t
+    return list(model.model_fields)
+
+def _override_of(loc:tuple, overrides:list[str]) -> str|None:
+    "The last override that set `loc` or a section above it, as typed."
+    keys = {tuple(p.strip() for p in o.split('=', 1)[0].split('.')): o for o in overrides}
+    hits = [o for k, o in keys.items() if tuple(str(l) for l in loc[:len(k)]) == k]
+    return hits[-1] if hits else None
+
+def _describe(err:dict, lines:dict, fname:str, model:type[BaseModel]|None=None, overrides:list[str]=()) -> str:
     loc = tuple(err['loc'])
     key = '.'.join(str(l) for l in loc) or '(top level)'
+    if err['type'] == 'extra_forbidden':
+        near = difflib.get_close_matches(str(loc[-1]), _known_keys(model, loc[:-1]), n=1) if model else []
+        msg = "unknown key" + (f" (did you mean {'.'.join(map(str, (*loc[:-1], near[0])))}?)" if near else '')
+    elif err['type'] == 'missing': msg = "required key is missing"
+    else: msg = err['msg'] + (f" (got {err['input']!r})" if not isinstance(err.get('input'), dict) else '')
+    if (o := _override_of(loc, list(overrides))) is not None: return f"  override {o}: {key}: {msg}"
     p = loc
     while p and p not in lines: p = p[:-1]
     where = f"{fname}:{lines[p]}" if p in lines else fname
-    if err['type'] == 'extra_forbidden': msg = "unknown key"
-    elif err['type'] == 'missing': msg = "required key is missing"
-    else: msg = err['msg'] + (f" (got {err['input']!r})" if not isinstance(err.get('input'), dict) else '')
     return f"  {where}: {key}: {msg}"
 
 def load_config(path:str|Path, # YAML file
                 model:type[BaseModel], # the pydantic model to validate against
                 overrides:list[str]|None=None, # `dotted.key=value` overrides
                ):
-    "Read a YAML run config, apply overrides and validate it into `model`, with errors naming key, file and line."
+    "Read a YAML run config, apply overrides and validate it into `model`, with errors naming key, file and line (or the override)."
     path = Path(path)
     d = apply_overrides(read_yaml(path), overrides or [])
     try: return model.model_validate(d)
     except ValidationError as e:
         lines = yaml_key_lines(read_yaml_text(path))
-        details = '\n'.join(_describe(err, lines, str(path)) for err in e.errors())
-        raise AzllmError(f"invalid config {path}:\n{details}") from None
+        errs = e.errors()
+        details = '\n'.join(_describe(err, lines, str(path), model, overrides or []) for err in errs)
+        whose = 'the command line' if all(_override_of(tuple(x['loc']), overrides or []) for x in errs) else str(path)
+        raise AzllmError(f"invalid config {path} (from {whose}):\n{details}" if whose != str(path) else f"invalid config {path}:\n{details}") from None
 
 # %% ../nbs/00_core.ipynb #22b6225a
 def save_config(cfg:BaseModel, # a validated config
@@ -217,20 +256,63 @@ def run_on_gpu(cmd:str, # shell command, run from the repository root, e.g. `azl
 # %% ../nbs/00_core.ipynb #00b99957
 MARKER = '.azllm-output.json'
 
+def read_marker(path:str|Path, # a directory
+               ) -> dict|None:
+    "The azllm marker of `path` (a mapping with a `kind`), or None if it has none or it cannot be read."
+    m = Path(path)/MARKER
+    try: d = json.loads(m.read_text(encoding='utf-8')) if m.is_file() else None
+    except (OSError, ValueError): return None
+    return d if isinstance(d, dict) and isinstance(d.get('kind'), str) else None
+
 def output_kind(path:str|Path, # a directory
                ) -> str|None:
     "The kind recorded in `path`'s azllm marker, or None if `path` is not an azllm output."
-    m = Path(path)/MARKER
-    try: return json.loads(m.read_text(encoding='utf-8')).get('kind') if m.is_file() else None
-    except (OSError, ValueError, AttributeError): return None
+    return (read_marker(path) or {}).get('kind')
+
+def atomic_write_text(path:str|Path, # file to write
+                      text:str, # its new content
+                     ) -> Path:
+    "Write `path` through a temporary file and a rename: a kill at any instant leaves the old file or the new one, never a torn one."
+    path = Path(path)
+    tmp = path.parent/f'.{path.name.lstrip(".")}.tmp-{os.getpid()}'
+    try:
+        with open(tmp, 'w', encoding='utf-8') as f: f.write(text); f.flush(); os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally: tmp.unlink(missing_ok=True)
+    return path
+
+def listing(path:str|Path) -> dict[str, int]:
+    "`{relative path: size}` of every file under `path` but its marker."
+    path = Path(path)
+    return {p.relative_to(path).as_posix(): p.lstat().st_size for p in sorted(path.rglob('*'))
+            if not p.is_dir() and p.name != MARKER}
+
+_DEBRIS = re.compile(r'^\.(azllm-output\.json|azllm\.lock)\.tmp-\d+$')
+
+def _clear_debris(path:Path):
+    "Remove the temporary marker/lock files of dead processes in `path`."
+    for p in path.iterdir() if path.is_dir() else ():
+        if _DEBRIS.match(p.name) and not _alive(int(p.name.rsplit('-', 1)[1])): p.unlink(missing_ok=True)
 
 def write_marker(path:str|Path, # an output directory
                  kind:str, # what it holds: tokenizer, eval, merged-model, cpt-run, sft-run, quickstart, ...
+                 files:dict|None=None, # `listing` of what azllm wrote there (outputs written as a whole)
+                 **facts, # more JSON-able facts to record (e.g. the run a checkpoints directory belongs to)
                 ) -> Path:
-    "Mark `path` as an azllm output of `kind`."
+    "Mark `path` as an azllm output of `kind` (written atomically)."
     from azllm import __version__
-    return write_json({'kind': kind, 'azllm_version': __version__,
-                       'created': datetime.now(timezone.utc).isoformat(timespec='seconds')}, Path(path)/MARKER)
+    m = {'kind': kind, 'azllm_version': __version__, 'created': datetime.now(timezone.utc).isoformat(timespec='seconds')}
+    if files is not None: m['files'] = files
+    m.update(facts)
+    _clear_debris(Path(path))
+    return atomic_write_text(Path(path)/MARKER, json.dumps(m, indent=2, ensure_ascii=False) + '\n')
+
+def foreign_files(path:str|Path, # an azllm output written as a whole
+                 ) -> list[str]:
+    "Files under `path` that its marker does not list with their size: what azllm did not write there."
+    files = (read_marker(path) or {}).get('files')
+    files = files if isinstance(files, dict) else {}
+    return [n for n, size in listing(path).items() if files.get(n) != size or (Path(path)/n).is_symlink()]
 
 def _never_replace(out:Path):
     "Refuse outputs whose replacement would take the working directory, the home directory or the root with it."
@@ -244,7 +326,8 @@ def check_output(out:str|Path, # an output path that a new output of `kind` will
                  overwrite:bool=False, # replace whatever is there
                 ):
     "Raise `AzllmError` unless a new azllm output of `kind` may replace `out` (see the table above)."
-    out = Path(out)
+    if '\x00' in str(out): raise AzllmError(f"output path {str(out)!r} contains a NUL byte")
+    out = Path(expand_path(str(out)))
     _never_replace(out)
     for a in out.parents:                         # an existing ancestor must be a directory
         if a.exists() or a.is_symlink():
@@ -255,9 +338,11 @@ def check_output(out:str|Path, # an output path that a new output of `kind` will
     if out.is_symlink(): raise AzllmError(f"{out} is a symbolic link; {how}")
     if not out.is_dir(): raise AzllmError(f"{out} is an existing file, not an azllm output; {how}")
     k = output_kind(out)
-    if k == kind: return
+    if k == kind and (kind.endswith(('-run', 'checkpoints')) or not (user := foreign_files(out))): return   # runs grow; whole outputs are listed
+    if k == kind: raise AzllmError(f"{out} holds {user[0]}{f' (and {len(user) - 1} more)' if len(user) > 1 else ''}, which azllm "
+                                   f"did not write there (its marker does not list it); move it away, or {how.split(', or ')[-1]}")
     if k is not None: raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; {how}")
-    if next(out.iterdir(), None) is None: return
+    if all(_DEBRIS.match(p.name) for p in out.iterdir()): return       # empty, or only what a kill inside a marker/lock write left
     raise AzllmError(f"{out} already exists and was not made by azllm (it has no {MARKER}); {how}")
 
 # %% ../nbs/00_core.ipynb #59bf2aea
@@ -305,6 +390,12 @@ def _swap_in(tmp:Path, out:Path):
     except BaseException: os.replace(old, out); raise
     _remove(old)
 
+def _usual_modes(d:Path):
+    "Give files written private (safetensors writes 0600) the mode of every other new file: the marker's, made by `open`."
+    usual = (d/MARKER).stat().st_mode & 0o777
+    for p in d.rglob('*'):
+        if p.is_file() and not p.is_symlink() and p.stat().st_mode & 0o777 == 0o600 != usual: os.chmod(p, usual)
+
 def _missing_parents(p:Path) -> list[Path]:
     "Ancestors of `p` that do not exist yet, deepest first."
     return [a for a in p.parents if not a.exists()]
@@ -315,7 +406,7 @@ def atomic_dir(out:str|Path, # final output directory
                overwrite:bool=False, # replace `out` even if it is not an azllm output of this kind
               ):
     "Yield a temporary directory that becomes `out` (marked as `kind`) only if the block finishes without an exception."
-    out = Path(out)
+    out = Path(expand_path(str(out)))
     check_output(out, kind, overwrite)
     made = _missing_parents(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -327,7 +418,8 @@ def atomic_dir(out:str|Path, # final output directory
         os.chmod(tmp, 0o777 & ~umask)                # mkdtemp makes it private (0700); outputs get the usual mode
         yield tmp
         check_output(out, kind, overwrite)           # nothing else has appeared there in the meantime
-        write_marker(tmp, kind)
+        write_marker(tmp, kind, listing(tmp))        # the marker vouches for exactly these files
+        _usual_modes(tmp)                            # (modes only: the listing's sizes still hold)
         _swap_in(tmp, out)
         ok = True
     finally:

@@ -12,7 +12,7 @@ from typing import Literal, Optional
 import torch
 from .core import AzllmError, atomic_dir, write_json
 from .tokenizer import load_tokenizer
-from .model import load_model, transfer_vocabulary
+from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import tokenize_to_file, PackedTokens
 from .runtime import Runtime
 from .trainer import TrainConfig, Trainer, run_training, inner_model, data_dir as node_data_dir
@@ -74,7 +74,7 @@ def save_final(model, tok, out:str|Path, rt:Runtime) -> Path:
     sd = full_state_dict(model)
     if rt.main:
         with atomic_dir(out) as tmp:
-            inner_model(model).save_pretrained(tmp, state_dict=sd, safe_serialization=True)
+            set_special_ids(inner_model(model), tok).save_pretrained(tmp, state_dict=sd, safe_serialization=True)
             tok.save_pretrained(tmp)
     rt.barrier()
     return Path(out)

@@ -10,11 +10,11 @@ import codecs, csv, json, re, unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
-from .core import AzllmError
+from .core import AzllmError, hub_offline
 
 # %% auto #0
-__all__ = ['TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az', 'check_text_file',
-           'expand_sources', 'read_documents', 'find_data_samples', 'corpus_stats']
+__all__ = ['TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'MAX_DOC_CHARS', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az',
+           'check_text_file', 'expand_sources', 'read_documents', 'find_data_samples', 'corpus_stats']
 
 # %% ../nbs/01_data.ipynb #30516aa7
 _LOWER = str.maketrans({'İ': 'i', 'I': 'ı'})
@@ -78,12 +78,22 @@ def check_text_file(path:str|Path) -> Path:
     return path
 
 # %% ../nbs/01_data.ipynb #7fc2c147
+MAX_DOC_CHARS = 1_000_000    # a longer document (a file without newlines) is cut into pieces of this size, at a space
+
 def _txt_documents(path:Path) -> Iterator[str]:
-    block = []
+    block, size, carry = [], 0, ''
     with open(path, encoding='utf-8') as f:
-        for line in f:
-            if line.strip(): block.append(line.rstrip('\n'))
-            elif block: yield '\n'.join(block); block = []
+        while piece := f.readline(MAX_DOC_CHARS - len(carry)):         # bounded reads: a 50 MB line never sits in memory whole
+            line, carry = carry + piece, ''
+            if not line.endswith('\n') and len(line) == MAX_DOC_CHARS and (cut := line.rfind(' ')) > 0:
+                line, carry = line[:cut], line[cut + 1:]                 # a piece of a longer line: cut at its last space
+                block.append(line); yield '\n'.join(block); block, size = [], 0; continue
+            if not line.strip():
+                if block: yield '\n'.join(block); block, size = [], 0
+                continue
+            block.append(line.rstrip('\n')); size += len(line)
+            if size >= MAX_DOC_CHARS: yield '\n'.join(block); block, size = [], 0
+    if carry.strip(): block.append(carry)
     if block: yield '\n'.join(block)
 
 def _field(row:dict, field:str, where:str):
@@ -96,11 +106,16 @@ def _jsonl_documents(path:Path, field:str) -> Iterator[str]:
             if not line.strip(): continue
             try: row = json.loads(line)
             except json.JSONDecodeError as e: raise AzllmError(f"{path}:{i}: not valid JSON ({e.msg})") from None
+            if not isinstance(row, dict):
+                raise AzllmError(f"{path}:{i}: the row is {json.dumps(row)[:40]} (a JSON {type(row).__name__.replace('NoneType', 'null')}), "
+                                 f"not an object with a {field!r} field")
             yield _field(row, field, f"{path}:{i}")
 
 def _parquet_documents(path:Path, field:str) -> Iterator[str]:
-    import pyarrow.parquet as pq
-    pf = pq.ParquetFile(path)
+    import pyarrow, pyarrow.parquet as pq
+    try: pf = pq.ParquetFile(path)
+    except (pyarrow.ArrowException, OSError) as e:
+        raise AzllmError(f"{path}: not a Parquet file ({(str(e).splitlines() or [''])[0][:120]}); a text file should end in .txt") from None
     if field not in pf.schema_arrow.names: _field(dict.fromkeys(pf.schema_arrow.names), field, str(path))
     for batch in pf.iter_batches(columns=[field], batch_size=1024): yield from batch.column(0).to_pylist()
 
@@ -111,6 +126,12 @@ def _csv_documents(path:Path, field:str) -> Iterator[str]:
             yield _field(row, field, f"{path}:{i}")
 
 # %% ../nbs/01_data.ipynb #04b4e52b
+def _cached_dataset(name:str) -> bool:
+    try:
+        from huggingface_hub import snapshot_download
+        snapshot_download(name, repo_type='dataset', local_files_only=True); return True
+    except Exception: return False
+
 def _datasets_documents(source:str, field:str, split:str) -> Iterator[str]:
     import datasets
     p = Path(source)
@@ -122,6 +143,9 @@ def _datasets_documents(source:str, field:str, split:str) -> Iterator[str]:
                 ds = ds[split]
         else:
             name, _, config = source.partition(':')
+            if hub_offline() and not _cached_dataset(name):    # fail now, not after datasets' retries against the Hub
+                raise AzllmError(f"dataset {source!r}: not a local file or directory, the Hugging Face Hub cannot be reached "
+                                 "(or HF_HUB_OFFLINE is set), and it is not in the local cache; give a local path")
             ds = datasets.load_dataset(name, config or None, split=split, streaming=True)
     except AzllmError: raise
     except Exception as e:
@@ -146,6 +170,8 @@ def expand_sources(sources:str|Path|Iterable) -> list:
         else: out.append(s)
     return out
 
+_INVISIBLE = re.compile(r'[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+')
+
 def read_documents(sources, # file(s), director(ies) or `datasets` name(s)
                    text_field:str='text', # column/field holding the text in tabular sources
                    split:str='train', # split for `datasets` sources
@@ -167,7 +193,7 @@ def read_documents(sources, # file(s), director(ies) or `datasets` name(s)
         elif p.exists() or p.suffix: raise AzllmError(f"{p}: unsupported file type {p.suffix!r} (use .txt, .jsonl, .parquet or .csv)")
         else: docs = _datasets_documents(str(s), text_field, split)
         for doc in docs:
-            if not isinstance(doc, str) or not doc.strip(): continue
+            if not isinstance(doc, str) or not _INVISIBLE.sub('', doc): continue     # BOMs and zero-width marks are not text
             n += 1
             yield normalize_az(doc, cyrillic) if normalize else doc
     if n == 0: raise AzllmError(f"the corpus {', '.join(map(str, expand_sources(sources)))} holds no text")

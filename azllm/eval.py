@@ -20,7 +20,7 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
-from .sft import _has_tokenizer, _adapter_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
+from .sft import _has_tokenizer, _adapter_base, recorded_base, adapter_dir_of, peft_load   # one definition of "a directory with a tokenizer", "the base an adapter records", "where a run's adapter is"
 from .harness import (load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
                            pairs_table, plot_controls)
 
@@ -68,7 +68,7 @@ class EvalRun(Config):
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
     overwrite: bool = False                      # replace output_dir even if it is not an azllm eval report (your files there are lost)
     runs: dict[str, str] = {}                    # label -> run directory (its log.jsonl) for the loss plots
-    tasks: list[str] = []                        # lm-eval tasks for every model: az_mc, az_text_bpb (tag az), Hub tasks, YAML files, task dirs
+    tasks: list[str] = []                        # lm-eval tasks for every model: az (az_grammar, az_reading, az_knowledge), az_text_bpb, Hub tasks, YAML files, task dirs
     num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
     limit: Optional[Union[PositiveInt, dict[str, PositiveInt]]] = None  # first N documents of each task, or {task: N}
     batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
@@ -127,7 +127,7 @@ def _put_adapter(model, tok, src:dict, name:str):
     acfg = json.loads((Path(src['adapter'])/'adapter_config.json').read_text())
     carries = any(m.split('.')[-1] == 'embed_tokens' for m in acfg.get('modules_to_save') or [])
     rows = model.get_input_embeddings().num_embeddings
-    rec = acfg.get('base_model_name_or_path') or ''
+    rec = recorded_base(src['adapter'], acfg.get('base_model_name_or_path') or '')
     if (Path(rec)/'config.json').is_file() and Path(rec).resolve() != Path(src['path']).resolve():   # peft records the base it saw
         v = json.loads((Path(rec)/'config.json').read_text()).get('vocab_size')
         if v and v != rows: raise AzllmError(f"model {name!r}: the adapter was trained on another base model: {rec} ({v:,} tokens), "
@@ -359,7 +359,14 @@ def read_losses(run:str|Path, # a CPT or SFT run directory (or its log.jsonl)
     p = Path(run)
     log = p if p.name == 'log.jsonl' else p/'log.jsonl'
     if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl: not an azllm training run directory")
-    recs = list(map(json.loads, filter(str.strip, log.read_text().splitlines())))
+    lines = [l for l in log.read_text(encoding='utf-8', errors='replace').splitlines() if l.strip()]
+    recs = []
+    for i, line in enumerate(lines, 1):
+        try: r = json.loads(line)
+        except ValueError:
+            if i == len(lines): break                   # the last line of a run killed mid-write: the steps before it stand
+            raise AzllmError(f"{log}:{i}: not valid JSON; this is not a log azllm wrote, or it was edited") from None
+        if isinstance(r, dict) and isinstance(r.get('step'), int): recs.append(r)
     curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
     return dict(train=curve('loss'), valid=curve('val_loss'))
 
@@ -528,7 +535,7 @@ def item_data(results:dict, # model -> `evaluate_model` result
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
 def _headline(benchmarks:dict) -> str:
-    "', az_mc acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
+    "', az_reading acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
     pick = lambda ms: next((k for k in ('acc', 'bits_per_byte') if k in ms), next(iter(ms)))
     return ''.join(f", {t} {k} {ms[k]['value']:.3f}" for t, ms in benchmarks.items() for k in [pick(ms)])
 

@@ -15,8 +15,8 @@ from .core import AzllmError
 from .tokenizer import train_tokenizer, extend_tokenizer, load_tokenizer
 
 # %% auto #0
-__all__ = ['CONTEXT_128K', 'AZ_EXAMPLE_WORDS', 'fertility_stats', 'compare_tokenizers', 'segment', 'segmentation_table',
-           'vocab_sweep', 'plot_sweep', 'plot_comparison', 'best_of']
+__all__ = ['CONTEXT_128K', 'AZ_EXAMPLE_WORDS', 'PLOT_TAG', 'fertility_stats', 'compare_tokenizers', 'segment',
+           'segmentation_table', 'vocab_sweep', 'plot_sweep', 'plot_comparison', 'best_of']
 
 # %% ../nbs/11_fertility.ipynb #7d4be400
 CONTEXT_128K = 131_072
@@ -37,7 +37,7 @@ def fertility_stats(tok, # a `transformers` tokenizer
     fert = n_tok_words / n_words
     return dict(vocab_size=len(tok), fertility=fert, continued_words=continued / n_words,
                 chars_per_token=sum(map(len, docs)) / n_tok, bytes_per_token=sum(len(d.encode()) for d in docs) / n_tok,
-                words_in_128k=CONTEXT_128K / fert, words=n_words, tokens=n_tok)
+                words_in_128k=int(CONTEXT_128K / fert), words=n_words, tokens=n_tok)     # whole words
 
 # %% ../nbs/11_fertility.ipynb #c1a6264a
 def compare_tokenizers(toks:dict, # name -> tokenizer
@@ -100,20 +100,31 @@ def plot_sweep(df:pd.DataFrame, # result of `vocab_sweep`
     axs[0].legend(fontsize=8)
     fig.suptitle('Held-out Azerbaijani: tokenizer cost against vocabulary size', fontsize=11)
     fig.tight_layout()
-    if path: fig.savefig(path, dpi=80)
+    if path:   # tagged, so a later run knows the file is its own and may replace it (a user's image is never overwritten)
+        fig.savefig(path, dpi=80, metadata={('Software' if str(path).lower().endswith('.png') else 'Creator'): PLOT_TAG})
     return fig
+
+PLOT_TAG = 'azllm-plot'
 
 def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                     path:str|Path|None=None, # save the figure here (PNG) if given
                    ):
     "Bar charts of fertility and bytes per token for a few tokenizers."
     import matplotlib.pyplot as plt
-    fig, axs = plt.subplots(1, 2, figsize=(10, 3.2))
+    import textwrap
+    n = len(df)
+    fig, axs = plt.subplots(1, 2, figsize=(max(10, 2.2 * n + 3), 3.6))
+    width = max(8, int(80 / n))                                # characters that fit under one bar: longer names wrap
+    names = ['\n'.join(textwrap.wrap(str(i), width, break_on_hyphens=True)) or str(i) for i in df.index]
     for ax, col in zip(axs, ['fertility', 'bytes_per_token']):
-        bars = ax.bar(df.index, df[col], color=['#999', '#4c72b0', '#dd8452', '#55a868'][:len(df)])
-        ax.bar_label(bars, fmt='%.2f'); ax.set_title(col.replace('_', ' ')); ax.tick_params(axis='x', labelsize=8)
+        bars = ax.bar(range(n), df[col], color=['#999', '#4c72b0', '#dd8452', '#55a868'][:n])
+        ax.bar_label(bars, fmt='%.2f', padding=2)
+        ax.margins(y=0.18)                                     # room for the tallest bar's value inside the frame
+        ax.set_xticks(range(n), names, fontsize=9)
+        ax.set_title(col.replace('_', ' '))
     fig.tight_layout()
-    if path: fig.savefig(path, dpi=80)
+    if path:   # tagged, so a later run knows the file is its own and may replace it (a user's image is never overwritten)
+        fig.savefig(path, dpi=80, metadata={('Software' if str(path).lower().endswith('.png') else 'Creator'): PLOT_TAG})
     return fig
 
 # %% ../nbs/11_fertility.ipynb #7a5369bb

@@ -1,4 +1,4 @@
-"""Score any model on lm-evaluation-harness tasks through its Python API: the Azerbaijani task set that ships with azllm (`az_mc`, `az_text_bpb`), or the harness's own tasks when the machine is online.
+"""Score any model on lm-evaluation-harness tasks through its Python API: the Azerbaijani task set that ships with azllm (tag `az`: `az_grammar`, `az_reading`, `az_knowledge`; and `az_text_bpb`, `az_telecom_recall`), or the harness's own tasks when the machine is online.
 
 Docs: https://azllm.github.io/azllm/harness.html.md"""
 
@@ -17,14 +17,14 @@ import azllm
 from .core import AzllmError, write_json
 
 # %% auto #0
-__all__ = ['TASKS_DIR', 'CHANCE', 'read_mc', 'task_manager', 'task_names', 'hub_reachable', 'hub_offline', 'load_tasks',
+__all__ = ['TASKS_DIR', 'CHANCE', 'read_task', 'task_manager', 'task_names', 'hub_reachable', 'hub_offline', 'load_tasks',
            'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
            'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
            'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls']
 
 # %% ../nbs/41_harness.ipynb #bd9ed4ea
-TASKS_DIR = Path(azllm.__file__).resolve().parent/'tasks'   # the bundled task set: az_mc, az_text_bpb (tag `az`)
-CHANCE = {'az_mc': 0.25}                                    # score of guessing, drawn as a line in the plots
+TASKS_DIR = Path(azllm.__file__).resolve().parent/'tasks'   # the bundled task set (tag `az`: az_grammar, az_reading, az_knowledge)
+CHANCE = {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25, 'az_telecom_recall': 0.25}   # score of guessing, drawn in the plots
 
 def _lm_eval():
     "The lm_eval package, or one line saying how to install it."
@@ -32,10 +32,11 @@ def _lm_eval():
     except ImportError: raise AzllmError("benchmark tasks need lm-evaluation-harness: pip install 'azllm[harness]' (or pip install lm_eval)") from None
     return lm_eval
 
-def read_mc(path:str|Path=TASKS_DIR/'az_mc.jsonl', # a JSONL file of az_mc questions
-           ) -> pd.DataFrame:
-    "The az_mc questions as a table (id, kind, source, passage, question, choices, answer, label)."
-    return pd.read_json(path, lines=True)
+def read_task(task:str|Path='az_knowledge', # a bundled task's name, or a JSONL file of items
+             ) -> pd.DataFrame:
+    "The items of a bundled task (or of a JSONL file) as a table, one row per question or minimal pair."
+    p = Path(task)
+    return pd.read_json(p if p.suffix == '.jsonl' else TASKS_DIR/f'{task}.jsonl', lines=True)
 
 # %% ../nbs/41_harness.ipynb #0cf0f309
 def _lm_eval_dirs(names:list[str]) -> list[Path]:
@@ -117,7 +118,7 @@ def load_tasks(tasks:list[str], # names, YAML files or task directories (the bun
     "Check that every task exists and its data can be read, one task at a time; return (task manager, names)."
     _lm_eval()
     if isinstance(tasks, str): tasks = [tasks]
-    if not tasks: raise AzllmError("no tasks given: name lm-eval tasks (e.g. az_mc, az_text_bpb) or task directories")
+    if not tasks: raise AzllmError("no tasks given: name lm-eval tasks (e.g. az, az_text_bpb) or task directories")
     with _quiet():
         tm = task_manager(list(tasks))
         names = task_names(list(tasks))

@@ -6,15 +6,15 @@ Docs: https://azllm.github.io/azllm/memory.html.md"""
 
 # %% ../nbs/20_memory.ipynb #29ad39db
 from __future__ import annotations
-import argparse, contextlib, gc, json, os, socket, subprocess, sys, tempfile
+import argparse, contextlib, gc, json, math, os, socket, subprocess, sys, tempfile
 from pathlib import Path
 from .core import AzllmError, write_json
 
 # %% auto #0
-__all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'model_state_bytes', 'llama_layer_params', 'llama_params', 'config_shape',
-           'preset_shape', 'activation_bytes', 'saved_tensor_bytes', 'estimate_memory', 'local_state_bytes',
-           'measure_model_state', 'run_measurement', 'memory_table', 'cmd_memory_estimate', 'add_memory_parser',
-           'cmd_memory_max_batch', 'make_train_step', 'cuda_peak_memory', 'snapshot_timeline']
+__all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'model_state_bytes', 'llama_layer_params', 'llama_params', 'shape_from',
+           'config_shape', 'preset_shape', 'activation_bytes', 'saved_tensor_bytes', 'estimate_memory',
+           'local_state_bytes', 'measure_model_state', 'run_measurement', 'memory_table', 'cmd_memory_estimate',
+           'add_memory_parser', 'cmd_memory_max_batch', 'make_train_step', 'cuda_peak_memory', 'snapshot_timeline']
 
 # %% ../nbs/20_memory.ipynb #40d33445
 GIB = 2**30
@@ -71,7 +71,7 @@ def llama_params(layers:int, # decoder layers
     return (s['layers'] * llama_layer_params(s['hidden'], s['intermediate'], s['heads'], s['kv_heads'])
             + s['vocab'] * s['hidden'] * (1 if tied else 2) + s['hidden'])
 
-def _shape_from(get) -> dict:
+def shape_from(get) -> dict:
     heads = get('num_attention_heads')
     return dict(layers=get('num_hidden_layers'), hidden=get('hidden_size'), vocab=get('vocab_size'),
                 intermediate=get('intermediate_size'), heads=heads, kv_heads=get('num_key_value_heads') or heads,
@@ -79,7 +79,7 @@ def _shape_from(get) -> dict:
 
 def config_shape(config) -> dict:
     "The shape of a `transformers` Llama config, as keyword arguments of `estimate_memory`."
-    return _shape_from(lambda k: getattr(config, k, None))
+    return shape_from(lambda k: getattr(config, k, None))
 
 def preset_shape(name:str, # a key of `azllm.model.PRESETS`
                  vocab:int=128_256, # vocabulary size (default: Llama 3's)
@@ -87,7 +87,7 @@ def preset_shape(name:str, # a key of `azllm.model.PRESETS`
     "The shape of model preset `name`, as keyword arguments of `estimate_memory`."
     from azllm.model import PRESETS
     if name not in PRESETS: raise AzllmError(f"unknown model preset {name!r}; presets: {', '.join(PRESETS)}")
-    return _shape_from(lambda k: vocab if k == 'vocab_size' else PRESETS[name].get(k))
+    return shape_from(lambda k: vocab if k == 'vocab_size' else PRESETS[name].get(k))
 
 # %% ../nbs/20_memory.ipynb #9acbe67c
 def activation_bytes(micro_batch:int, # sequences per GPU
@@ -337,6 +337,7 @@ def _count(text:str) -> int:
     try: n = float(t[:-1] if mult > 1 else t) * mult
     except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a count (e.g. 1235814400, 1.24e9, 1.24B)") from None
     if n <= 0: raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    if not math.isfinite(n) or n > 1e15: raise argparse.ArgumentTypeError(f"{text!r} is not a parameter count (at most 1e15)")
     return round(n)
 
 def _positive(text:str) -> int:

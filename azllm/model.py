@@ -10,9 +10,12 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
 from .core import AzllmError, resolve_source
+from .lora_kernels import require_bitsandbytes, nf4_config, quantize_4bit
+from .tokenizer import EOS, EOT
+
 
 # %% auto #0
-__all__ = ['PRESETS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary']
+__all__ = ['PRESETS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary', 'set_special_ids']
 
 # %% ../nbs/30_model.ipynb #8ced37a5
 PRESETS = {
@@ -22,6 +25,16 @@ PRESETS = {
                          num_key_value_heads=8, head_dim=64, max_position_embeddings=131072, rope_theta=500000.0,
                          rms_norm_eps=1e-5, tie_word_embeddings=True,
                          rope_scaling=dict(rope_type='llama3', factor=32.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                                           original_max_position_embeddings=8192)),
+    'llama-3.2-3b': dict(hidden_size=3072, intermediate_size=8192, num_hidden_layers=28, num_attention_heads=24,
+                         num_key_value_heads=8, head_dim=128, max_position_embeddings=131072, rope_theta=500000.0,
+                         rms_norm_eps=1e-5, tie_word_embeddings=True,
+                         rope_scaling=dict(rope_type='llama3', factor=32.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                                           original_max_position_embeddings=8192)),
+    'llama-3.1-8b': dict(hidden_size=4096, intermediate_size=14336, num_hidden_layers=32, num_attention_heads=32,
+                         num_key_value_heads=8, head_dim=128, max_position_embeddings=131072, rope_theta=500000.0,
+                         rms_norm_eps=1e-5, tie_word_embeddings=False,
+                         rope_scaling=dict(rope_type='llama3', factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
                                            original_max_position_embeddings=8192)),
 }
 
@@ -42,22 +55,35 @@ def require_flash_attn():
                          "--no-build-isolation, on a CUDA machine); or use attn_implementation: sdpa")
     if not torch.cuda.is_available(): raise AzllmError("attn_implementation: flash_attention_2 needs a CUDA GPU; use sdpa on this machine")
 
+def _bf16_on_gpu(cfg:LlamaConfig):
+    "A random-init Llama built straight on this GPU in bf16 (an 8B in fp32 on the CPU would take 32 GB and minutes)."
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(torch.bfloat16)
+    try:
+        with torch.device('cuda', torch.cuda.current_device()): return LlamaForCausalLM(cfg)
+    finally: torch.set_default_dtype(old)
+
 def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
                tokenizer=None, # needed for presets (vocabulary size, special ids)
                seed:int=0, # random init of presets
                dtype:torch.dtype=torch.float32, # weights' dtype (keep fp32 masters for training)
                attn_implementation:str='sdpa', # 'sdpa' or 'eager'
+               load_in_4bit:bool=False, # QLoRA's frozen base: NF4 linear layers on this GPU, the rest bf16 (needs CUDA and bitsandbytes)
               ):
     "Build a preset with random weights, or load a pretrained causal LM from a directory or hub id."
     if attn_implementation == 'flash_attention_2': require_flash_attn()
+    if load_in_4bit: require_bitsandbytes('load_in_4bit: true', 'load_in_4bit: false')
     if spec.startswith('preset:'):
         if tokenizer is None: raise AzllmError("a preset model needs a tokenizer to size its vocabulary")
         cfg = preset_config(spec.split(':', 1)[1], tokenizer)
         cfg._attn_implementation = attn_implementation
         torch.manual_seed(seed)
+        if load_in_4bit: return quantize_4bit(_bf16_on_gpu(cfg))
         return LlamaForCausalLM(cfg).to(dtype)
     spec = resolve_source(spec, 'model')          # a missing local path fails here; offline, a hub id fails fast
-    try: return AutoModelForCausalLM.from_pretrained(spec, dtype=dtype, attn_implementation=attn_implementation)
+    kw = (dict(quantization_config=nf4_config(), dtype=torch.bfloat16, device_map={'': torch.cuda.current_device()})
+          if load_in_4bit else dict(dtype=dtype))
+    try: return AutoModelForCausalLM.from_pretrained(spec, attn_implementation=attn_implementation, **kw)
     except Exception as e:
         first = (str(e).strip().splitlines() or [''])[0][:300]
         raise AzllmError(f"cannot load model {spec}: {type(e).__name__}: {first}") from None
@@ -102,3 +128,18 @@ def transfer_vocabulary(model, # a causal LM trained with `old_tok`
     model.config.vocab_size = len(by_id)
     for k in ('bos_token_id', 'eos_token_id', 'pad_token_id'): setattr(model.config, k, getattr(new_tok, k))
     return dict(stats, tied=tied, old_size=len(old_vocab), new_size=len(by_id))
+
+# %% ../nbs/30_model.ipynb #b8d2f3e1
+def set_special_ids(model, # a causal LM about to be saved
+                    tok, # the tokenizer saved with it
+                   ):
+    "Give `model`'s config and generation config `tok`'s ids; generation ends at `<|eot_id|>` or `<|end_of_text|>`."
+    from transformers import GenerationConfig
+    vocab = tok.get_vocab()
+    stop = [i for i in dict.fromkeys([vocab.get(EOT), vocab.get(EOS), tok.eos_token_id]) if i is not None]
+    pad = tok.pad_token_id if tok.pad_token_id is not None else stop[0]
+    model.config.bos_token_id, model.config.eos_token_id, model.config.pad_token_id = tok.bos_token_id, stop, pad
+    gc = model.generation_config or GenerationConfig()
+    gc.bos_token_id, gc.eos_token_id, gc.pad_token_id = tok.bos_token_id, stop, pad
+    model.generation_config = gc
+    return model

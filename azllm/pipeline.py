@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/pipeline.html.md"""
 
 # %% ../nbs/50_pipeline.ipynb #403c0bb1
 from __future__ import annotations
-import json, time
+import json, shlex, time
 from pathlib import Path
 import pandas as pd
 from .core import AzllmError, atomic_dir, check_output, write_json, md_table
@@ -49,7 +49,8 @@ def stage1_report(out:Path, # run directory (exists)
     sweep.to_csv(out/'stage1'/'sweep.csv')
     plot_sweep(sweep, out/'stage1'/'fertility_sweep.png')
     cmp = sweep.loc[list(picked.values())].rename(index={v: k for k, v in picked.items()})
-    plot_comparison(cmp, out/'stage1'/'fertility_comparison.png')
+    shown = {'base': 'llama3'}         # in tables and plots: "base" is the base *model* of stage 2; the tokenizer is Llama 3's
+    plot_comparison(cmp.rename(index=shown), out/'stage1'/'fertility_comparison.png')
     seg = segmentation_table({k: toks[v] for k, v in picked.items()}, AZ_EXAMPLE_WORDS)
     for k in ('custom', 'extended'):
         save_tokenizer(toks[picked[k]], out/'tokenizers'/k, {'method': k, 'picked_from_sweep': picked[k],
@@ -58,7 +59,7 @@ def stage1_report(out:Path, # run directory (exists)
     return dict(fertility={k: {'name': v, **{c: float(sweep.loc[v, c]) if c != 'vocab_size' else int(sweep.loc[v, c]) for c in keys}}
                            for k, v in picked.items()},
                 sweep=sweep.reset_index().to_dict(orient='records'), segmentation=seg.to_dict(), shortfalls=short,
-                _tables=dict(sweep=sweep, comparison=cmp, segmentation=seg))
+                _tables=dict(sweep=sweep.rename(index=shown).replace({'method': shown}), comparison=cmp.rename(index=shown), segmentation=seg.rename(columns=shown)))
 
 # %% ../nbs/50_pipeline.ipynb #8386877e
 TINY = dict(seq_len=128, micro_batch=4, warmup_steps=3, eval_every=10**6, eval_rows=48, save_every=10**6, keep_last=1,
@@ -104,7 +105,7 @@ def sft_step(out:Path, # run directory
                 steps=steps, adapter=str(final))
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
-QUICK_TASKS = {'az_mc': 100, 'az_text_bpb': 8, 'az_sft_gen': 24}   # lm-eval tasks of the quickstart -> items scored (questions, documents, chat answers)
+QUICK_TASKS = {'az': 100, 'az_text_bpb': 8, 'az_sft_gen': 24}   # lm-eval tasks of the quickstart -> items scored (100 of each `az` task, documents, chat answers)
 
 def eval_step(out:Path, # run directory
               rep:dict, # the report so far (gets `bpb`, `perplexity`, `generations`, `benchmarks`, `_sections`)
@@ -135,12 +136,15 @@ def eval_step(out:Path, # run directory
     if tasks: write_json(item_data(results, floors), out/'eval'/'item_scores.json')
     rep.update(bpb=data['bpb'], perplexity=data['perplexity'], generations=data['generations'], floors=data['floors'])
     if tasks: rep.update(benchmarks=data['benchmarks'], controls=ctl)
-    bench = ([f"Benchmarks (lm-evaluation-harness, the bundled tasks: {', '.join(f'first {n} items of {t}' for t, n in tasks.items())}). "
+    named = lambda t: 'each task of the tag az' if t == 'az' else t
+    bench = ([f"Benchmarks (lm-evaluation-harness, the bundled tasks: {', '.join(f'first {n} items of {named(t)}' for t, n in tasks.items())}). "
               "Every score with its 95% interval (bootstrap over the items) beside its **floor**, the same task scored by an "
-              "untrained twin of the model (same shape and tokenizer, random weights), and chance for multiple choice. Tiny models "
-              "trained for a few dozen steps on a CPU: where a score's interval overlaps its floor's, the model has not shown that "
-              "it learnt what the task measures. `az_sft_gen` is the chat task: answers to held-out SFT questions, chrF against the "
-              "reference (higher is better) and the share of repeated 4-grams (rep4, lower is better). "
+              "untrained twin of the model (same shape and tokenizer, random weights), and chance for multiple choice (0.5 on "
+              "az_grammar's pairs, 0.25 on the four-option az_reading and az_knowledge). Tiny models trained for a few dozen steps "
+              "on a CPU: where a score's interval overlaps its floor's, the model has not shown that it learnt what the task "
+              "measures. A CPT model may beat its floor on az_grammar first: preferring the grammatical sentence is the first thing "
+              "a model of Azerbaijani text learns, long before facts. `az_sft_gen` is the chat task: answers to held-out SFT "
+              "questions, chrF against the reference (higher is better) and the share of repeated 4-grams (rep4, lower is better). "
               "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for the method.",
               md_table(controls_table(ctl)), '**Paired tests**: each model against its floor, then each pair of models.',
               '\n'.join(f"- {p['sentence']}" for p in ctl['pairs']), '![scores, intervals and floors](eval/controls.png)'] if tasks else
@@ -175,24 +179,33 @@ PHASE2_NOTE = (
     "validation bits per byte in the table above (the same held-out text for every run), not by the last training loss. "
     "At full scale the phase 2 configs use a learning rate ten times lower than phase 1 and a longer warmup.")
 
-def what_next(out:str='runs') -> str:
-    "The commands that run the same pipeline on a GPU with real weights and your data (markdown)."
+def what_next(run:str='runs/quickstart', # the quickstart's directory, as it was given
+             ) -> str:
+    "Commands to try on this quickstart's outputs, then the same pipeline at full scale on GPUs (markdown)."
+    q = shlex.quote
+    models = f"models=[{{name: cpt, path: {run}/cpt/custom-tokenizer-phase2/final}}, {{name: sft, path: {run}/sft}}]"
     return '\n'.join([
+        "First, on this quickstart's own outputs (CPU, seconds each; from the repository root): talk to the SFT model, "
+        "merge it into one Hugging Face model, and evaluate it next to its CPT base.", '', '```bash',
+        f"azllm chat {q(run + '/sft')} --prompt 'Balansımı necə yoxlaya bilərəm?'",
+        f"azllm export {q(run + '/sft')} --merge --out {q(run + '-merged')}",
+        f"azllm eval configs/eval_tiny.yml output_dir={q(run + '-eval')} {q(models)} {q('runs={sft: ' + run + '/sft}')}", '```', '',
         "The same four stages at full scale are one config each in `configs/`; every file opens with the command that runs it. "
-        "Replace `YOUR_CORPUS` in the configs with your text (files, directories or `datasets` names).", '', '```bash',
-        "# 1. tokenizer: a custom Azerbaijani vocabulary with Llama 3's recipe (pick the size from the sweep above)",
-        f"azllm tokenizer train --corpus YOUR_CORPUS --vocab-size 100000 --out {out}/tokenizer-az-100k",
-        "# 2. CPT of Llama 3.2 1B on 8 GPUs: phase 1 (embeddings and head), then phase 2 (all weights)",
-        "accelerate launch --config_file configs/accelerate/fsdp2.yaml -m azllm.cli train \\",
-        "    configs/cpt_llama-3.2-1b_8gpu_phase1.yml configs/cpt_llama-3.2-1b_8gpu_phase2.yml",
-        "#    (one GPU: azllm train configs/cpt_llama-3.2-1b_1gpu.yml)",
-        "# 3. LoRA SFT on your chat data (messages, Alpaca or ShareGPT JSONL) from the CPT model",
-        f"azllm train configs/sft_llama-3.2-1b.yml model={out}/cpt-1b-az100k/phase2/final train_data=YOUR_CHATS.jsonl",
-        "# 4. evaluation: copy configs/eval_tiny.yml, list your models under `models:`, then",
+        "**These are GPU lines.** They need your corpus (for `YOUR_CORPUS`: files, directories or `datasets` names), "
+        "Llama 3.2 1B's weights (accept its licence on the Hugging Face Hub, then `hf download meta-llama/Llama-3.2-1B`), and "
+        "CUDA GPUs as marked (about 40 GB each); on a machine without them azllm refuses in one line before any work.", '', '```bash',
+        "# 1. tokenizer (a CPU is enough): a custom Azerbaijani vocabulary with Llama 3's recipe (pick the size from the sweep above)",
+        "azllm tokenizer train --corpus YOUR_CORPUS --vocab-size 100000 --out runs/tokenizer-az-100k",
+        "# 2. [8 GPUs] CPT of Llama 3.2 1B: phase 1 (embeddings and head), then phase 2 (all weights)",
+        "azllm train configs/cpt_llama-3.2-1b_8gpu_phase1.yml configs/cpt_llama-3.2-1b_8gpu_phase2.yml --gpus 8 'train_data=[YOUR_CORPUS]'",
+        "#    [1 GPU] instead: azllm train configs/cpt_llama-3.2-1b_1gpu.yml 'train_data=[YOUR_CORPUS]'",
+        "# 3. [1 GPU] LoRA SFT on your chat data (messages, Alpaca or ShareGPT JSONL) from the CPT model",
+        "azllm train configs/sft_llama-3.2-1b.yml model=runs/cpt-1b-az100k/phase2/final train_data=YOUR_CHATS.jsonl",
+        "# 4. [1 GPU] evaluation: copy configs/eval_tiny.yml, list your models under `models:`, then",
         "azllm eval my_eval.yml",
         "# talk to it, and ship it as one model",
-        f"azllm chat {out}/sft-llama-3.2-1b --prompt 'Balansımı necə yoxlaya bilərəm?'",
-        f"azllm export {out}/sft-llama-3.2-1b --merge --out {out}/az-assistant-1b", '```'])
+        "azllm chat runs/sft-llama-3.2-1b --prompt 'Balansımı necə yoxlaya bilərəm?'",
+        "azllm export runs/sft-llama-3.2-1b --merge --out runs/az-assistant-1b", '```'])
 
 def _report_md(rep:dict) -> str:
     t, f = rep['_tables'], rep['fertility']
@@ -203,9 +216,9 @@ def _report_md(rep:dict) -> str:
         f"`{rep['data']['valid']}` ({rep['data']['valid_documents']} documents) held out for every figure below. "
         "Tiny models on a CPU: the numbers show the method working, not what a 1B model reaches.",
         '## Stage 1: tokenizers',
-        f"Fertility (tokens per word) on held-out Azerbaijani: Llama 3 base **{f['base']['fertility']:.2f}**, "
+        f"Fertility (tokens per word) on held-out Azerbaijani: Llama 3's tokenizer (`llama3`) **{f['base']['fertility']:.2f}**, "
         f"extended ({f['extended']['name']}) **{f['extended']['fertility']:.2f}**, custom ({f['custom']['name']}) "
-        f"**{f['custom']['fertility']:.2f}** ({ratio:.0%} of the base).",
+        f"**{f['custom']['fertility']:.2f}** ({ratio:.0%} of Llama 3's).",
         md_table(t['comparison'][['vocab_size', 'fertility', 'continued_words', 'chars_per_token', 'bytes_per_token', 'words_in_128k']]),
         '![fertility comparison](stage1/fertility_comparison.png)',
         '### Vocabulary-size sweep',
@@ -228,7 +241,7 @@ def _report_md(rep:dict) -> str:
                   f"(assistant tokens only), {rep['sft']['steps']} steps.", '![sft loss](sft_loss.png)']
     for name, md in rep.get('_sections', {}).items(): parts += [f'## {name}', md]
     parts += ['## Timings (seconds)', '\n'.join(f'- {k}: {v:.1f}' for k, v in rep['timings'].items())]
-    parts += ['## What next', what_next()]
+    parts += ['## What next', what_next(rep.get('_run', 'runs/quickstart'))]
     return '\n\n'.join(parts) + '\n'
 
 # %% ../nbs/50_pipeline.ipynb #8669d9ea
@@ -293,7 +306,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
                 eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts)
-        rep['timings'] = timings
+        rep['timings'], rep['_run'] = timings, str(out)
         bar.close()
         (tmp/'report.md').write_text(_report_md(rep), encoding='utf-8')
         write_json({k: v for k, v in rep.items() if not k.startswith('_')}, tmp/'report.json')

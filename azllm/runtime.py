@@ -16,8 +16,8 @@ from fastcore.basics import patch
 from .core import AzllmError
 
 # %% auto #0
-__all__ = ['PRECISIONS', 'Runtime', 'use_bf16', 'autocast', 'peak_memory_gib', 'reset_peak_memory', 'state_bytes', 'quiet',
-           'seeded', 'validate']
+__all__ = ['PRECISIONS', 'FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8',
+           'peak_memory_gib', 'reset_peak_memory', 'state_bytes', 'quiet', 'seeded', 'validate']
 
 # %% ../nbs/03_runtime.ipynb #9508c356
 @dataclass
@@ -94,21 +94,58 @@ def print(self:Runtime, *args, **kwargs):
     if self.main: print(*args, **kwargs, flush=True)
 
 # %% ../nbs/03_runtime.ipynb #5bf41c70
-PRECISIONS = ('auto', 'bf16', 'fp32')
+def check_fp8(cuda:bool, # a CUDA device is in use
+             ):
+    "Raise `AzllmError` unless float8 training can run here: a GPU with FP8 tensor cores (compute capability 8.9+) and torchao."
+    fix = "use precision: bf16 on a GPU, or auto (bf16 on a GPU, fp32 on a CPU)"
+    if not cuda: raise AzllmError(f"precision: fp8 needs an NVIDIA GPU with FP8 tensor cores (Ada, Hopper, Blackwell); this process has no CUDA device: {fix}")
+    major, minor = torch.cuda.get_device_capability()
+    if (major, minor) < (8, 9):
+        raise AzllmError(f"precision: fp8 needs FP8 tensor cores (compute capability 8.9 or newer: Ada, Hopper, Blackwell); "
+                         f"{torch.cuda.get_device_name()} is {major}.{minor}: {fix}")
+    import importlib.util
+    if importlib.util.find_spec('torchao') is None: raise AzllmError("precision: fp8 trains with torchao's float8: pip install torchao")
 
-def use_bf16(precision:str, # 'auto', 'bf16' or 'fp32'
+PRECISIONS = ('auto', 'bf16', 'fp32', 'fp8')
+
+def use_bf16(precision:str, # 'auto', 'bf16', 'fp32' or 'fp8'
              cuda:bool, # a CUDA device is in use
             ) -> bool:
-    "Whether a run computes in bf16 autocast."
+    "Whether a run computes in bf16 autocast (fp8 runs do too, outside the float8 matmuls)."
     if precision not in PRECISIONS: raise AzllmError(f"precision must be one of {', '.join(PRECISIONS)} (got {precision!r})")
     if precision == 'bf16' and not cuda: raise AzllmError("precision: bf16 needs a GPU; use precision: auto (fp32 on a CPU)")
-    return precision == 'bf16' or (precision == 'auto' and cuda)
+    if precision == 'fp8': check_fp8(cuda)
+    return precision in ('bf16', 'fp8') or (precision == 'auto' and cuda)
 
 def autocast(bf16:bool, # compute in bf16
              device_type:str='cuda', # autocast device type
             ):
     "The autocast context of a run: bf16 autocast, or nothing."
     return torch.autocast(device_type, dtype=torch.bfloat16) if bf16 else contextlib.nullcontext()
+
+# %% ../nbs/03_runtime.ipynb #c4f8a002
+FP8_MIN_ELEMENTS = 2048 * 8192   # smallest matmul (in x out) where float8 training measured faster than bf16 on the H200
+
+def fp8_pays(module, # a module of the model
+             fqn:str, # its dotted name
+            ) -> bool:
+    "Whether float8 training pays on `module`: a linear layer inside the decoder, in x out >= `FP8_MIN_ELEMENTS`, sizes multiples of 16."
+    if not isinstance(module, torch.nn.Linear) or '.layers.' not in f'.{fqn}': return False
+    i, o = module.in_features, module.out_features
+    return i % 16 == 0 and o % 16 == 0 and i * o >= FP8_MIN_ELEMENTS
+
+def to_float8(model, # a causal LM, before compile and before FSDP wrapping
+              recipe:str='tensorwise', # torchao scaling: 'tensorwise' or 'rowwise'
+              fsdp:bool=False, # the model will be sharded with FSDP2 (tensorwise: all-gather in float8)
+             ) -> list[str]:
+    "Swap the linear layers where float8 pays for torchao's `Float8Linear` (same parameters, same names); return their names."
+    from torchao.float8 import convert_to_float8_training, Float8LinearConfig
+    config = (Float8LinearConfig(enable_fsdp_float8_all_gather=fsdp) if recipe == 'tensorwise'
+              else Float8LinearConfig.from_recipe_name(recipe))
+    names = [n for n, m in model.named_modules() if fp8_pays(m, n)]
+    convert_to_float8_training(model, config=config, module_filter_fn=fp8_pays)
+    return names
+
 
 # %% ../nbs/03_runtime.ipynb #86fcc674
 def peak_memory_gib(cuda:bool, # measure the CUDA allocator (else the process's max RSS)

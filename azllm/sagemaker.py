@@ -71,18 +71,22 @@ def _size(p:Path) -> int: return p.stat().st_size if p.is_file() else sum(f.stat
 def plan_runs(args:list[str], # configs and key=value overrides, as for `azllm train`
              ) -> tuple[list[dict], list[str]]:
     "The job's runs ({config, overrides} with paths rewritten for the job) and the local files to bundle."
-    from azllm.cli import _stage, _stage_of, _STAGE_NAMES
+    from azllm.cli import _stage, _stage_of, _STAGE_NAMES, overrides_per_config, check_distinct_outputs
     configs, overrides = [c for c in args if '=' not in c], [c for c in args if '=' in c]
     if not configs: raise AzllmError("give at least one CONFIG.yml")
     cfgs = []
-    for i, c in enumerate(configs):
-        stage = _stage_of(Path(c), overrides)
+    for c, own in zip(configs, overrides_per_config(configs, overrides)):
+        stage = _stage_of(Path(c), own)
         if stage not in _STAGE_NAMES: raise AzllmError(f"{c}: `stage:` must be one of {', '.join(_STAGE_NAMES)} (got {stage!r})")
         model = _stage(stage)[0]
-        cfgs.append((c, model, load_config(c, model, overrides)))
-    tops = {Path(cfg.output_dir).parts[0] for _, _, cfg in cfgs if _is_local_relative(cfg.output_dir)}
+        cfgs.append((c, model, load_config(c, model, own), own))
+    check_distinct_outputs(configs, [cfg for _, _, cfg, _ in cfgs])
+    tops = {Path(cfg.output_dir).parts[0] for _, _, cfg, _ in cfgs if _is_local_relative(cfg.output_dir)}
+    # inside an earlier run's output_dir, or a `model` in the run tree: a job's result, read from /opt/ml/checkpoints even if
+    # a local copy is here (a leftover of a local run must never be what the job trains on)
+    made = lambda p, i: any(_is_local_relative(cfg.output_dir) and Path(p).is_relative_to(cfg.output_dir) for _, _, cfg, _ in cfgs[:i])
     runs, files = [], list(configs)
-    for i, (c, model, cfg) in enumerate(cfgs):
+    for i, (c, model, cfg, own) in enumerate(cfgs):
         od = cfg.output_dir if _is_local_relative(cfg.output_dir) else Path(cfg.output_dir).name
         extra = [f'output_dir={CHECKPOINTS}/{od}']
         if 'checkpoint_dir' in model.model_fields: extra.append(f'checkpoint_dir={CHECKPOINTS}/{od}/checkpoints')
@@ -91,15 +95,16 @@ def plan_runs(args:list[str], # configs and key=value overrides, as for `azllm t
             vals, moved = (v if isinstance(v, list) else [v]), False
             new = []
             for p in vals:
-                if _is_local_relative(p) and Path(p).exists(): files.append(p)
+                if _is_local_relative(p) and (made(p, i) or k == 'model' and Path(p).parts[0] in tops): p, moved = f'{CHECKPOINTS}/{p}', True
+                elif _is_local_relative(p) and Path(p).exists(): files.append(p)
                 elif _is_local_relative(p) and Path(p).parts[0] in tops: p, moved = f'{CHECKPOINTS}/{p}', True
                 elif _is_local_relative(p) and k in DATA_KEYS:
                     raise AzllmError(f"{c}: {k} {p} does not exist here; put the corpus on S3, pass --input NAME=s3://... "
                                      f"and override {k}=[/opt/ml/input/data/NAME]")
                 new.append(p)
             if moved: extra.append(f'{k}={json.dumps(new) if isinstance(v, list) else new[0]}')
-        load_config(c, model, overrides + extra)           # the job's config must validate too
-        runs.append(dict(config=f'job/{i + 1}_{Path(c).name}', overrides=overrides + extra))
+        load_config(c, model, own + extra)                 # the job's config must validate too
+        runs.append(dict(config=f'job/{i + 1}_{Path(c).name}', overrides=own + extra))
     size = sum(_size(Path(f)) for f in set(files))
     if size > BUNDLE_LIMIT:
         raise AzllmError(f"the local inputs of these configs hold {size / 2**20:,.0f} MiB, more than the code bundle takes "
@@ -145,7 +150,9 @@ def default_image(region:str) -> str:
     return f'{IMAGE_ACCOUNT}.dkr.ecr.{region}.amazonaws.com/{IMAGE_TAG}'
 
 def _s3(uri:str, what:str) -> str:
-    if not re.fullmatch(r's3://[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9](/.*)?', uri or ''): raise AzllmError(f"{what} must be an S3 URI like s3://bucket/prefix (got {uri!r})")
+    if not re.fullmatch(r's3://[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9](/.*)?', uri or ''):
+        raise AzllmError(f"{what} must be an S3 URI like s3://my-bucket/prefix (got {uri!r}); "
+                         "bucket names are 3-63 lowercase letters, digits, dots and hyphens")
     return uri.rstrip('/')
 
 def job_name(config:str, # the first config
@@ -234,8 +241,9 @@ def submit(args:list[str], # configs and key=value overrides
 def status(job:str, # training job name
            region:str|None=None) -> dict:
     "DescribeTrainingJob of `job`, without boto3's response metadata."
+    client = _boto3().client('sagemaker', region_name=_region(region))     # without boto3: the same one line as submit
     from botocore.exceptions import ClientError
-    try: r = _boto3().client('sagemaker', region_name=_region(region)).describe_training_job(TrainingJobName=job)
+    try: r = client.describe_training_job(TrainingJobName=job)
     except ClientError as e: raise AzllmError(f"cannot describe training job {job}: {e.response['Error'].get('Message', e)}") from None
     r.pop('ResponseMetadata', None)
     return r
@@ -264,20 +272,21 @@ def cmd_sagemaker_status(a):
 def add_sagemaker_parser(subparsers, # the object returned by `ArgumentParser.add_subparsers()` of the `azllm` parser
                         ) -> argparse.ArgumentParser:
     "Register `azllm sagemaker submit` and `azllm sagemaker status`; return the `sagemaker` parser."
+    from azllm.cli import int_in               # the CLI's bounded integers: a negative disk is refused before any upload
     sm = subparsers.add_parser('sagemaker', help='run training as SageMaker jobs (needs azllm[sagemaker])')
     sub = sm.add_subparsers(dest='action', metavar='ACTION', required=True)
     p = sub.add_parser('submit', help='submit `azllm train CONFIG...` as a SageMaker training job',
                        description='Every instance runs azllm train under torchrun; checkpoints and run directories sync to OUTPUT/checkpoints.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs and overrides, as for azllm train')
     p.add_argument('--instance-type', default='ml.p4d.24xlarge', help='default: ml.p4d.24xlarge (8 × A100 40 GB)')
-    p.add_argument('--instance-count', type=int, default=1, metavar='N', help='instances (nodes); default: 1')
+    p.add_argument('--instance-count', type=int_in(1, 1000), default=1, metavar='N', help='instances (nodes); default: 1')
     p.add_argument('--role', required=True, metavar='ARN', help='IAM role the job runs as')
     p.add_argument('--output', required=True, metavar='S3_URI', help='s3://bucket/prefix for checkpoints, run directories and the code bundle')
     p.add_argument('--input', type=_channel, action='append', metavar='NAME=S3_URI', help='an input channel, /opt/ml/input/data/NAME in the job; repeatable')
     p.add_argument('--spot', action='store_true', help='managed spot training (resumes from the last checkpoint after an interruption)')
-    p.add_argument('--max-run', type=int, default=5 * 24 * 3600, metavar='S', help='seconds of training at most (default: 5 days)')
-    p.add_argument('--max-wait', type=int, metavar='S', help='with --spot: seconds including waits for capacity (default: 2 × --max-run)')
-    p.add_argument('--volume-gb', type=int, default=500, metavar='GB', help='disk per instance (default: 500)')
+    p.add_argument('--max-run', type=int_in(1, 28 * 24 * 3600), default=5 * 24 * 3600, metavar='S', help='seconds of training at most (default: 5 days)')
+    p.add_argument('--max-wait', type=int_in(1, 28 * 24 * 3600), metavar='S', help='with --spot: seconds including waits for capacity (default: 2 × --max-run)')
+    p.add_argument('--volume-gb', type=int_in(1, 16384), default=500, metavar='GB', help='disk per instance (default: 500)')
     p.add_argument('--image', metavar='URI', help="training image (default: AWS's PyTorch 2.8 GPU training container)")
     p.add_argument('--region', help='AWS region (default: AWS_REGION / AWS_DEFAULT_REGION)')
     p.add_argument('--job-name', help='default: azllm-CONFIG-YYYYmmdd-HHMMSS')

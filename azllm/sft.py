@@ -6,28 +6,29 @@ Docs: https://azllm.github.io/azllm/sft.html.md"""
 
 # %% ../nbs/32_sft.ipynb #b2a2c836
 from __future__ import annotations
-import json, re, shutil, warnings
+import json, os, re, shutil, warnings
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
-from pydantic import Field
+from pydantic import Field, field_validator
 from peft import LoraConfig, PeftModel
 from transformers import TextStreamer
-from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0
+from .core import AzllmError, Config, atomic_dir, check_output, load_config, save_config, write_json, print0, looks_local
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
-from .model import load_model, transfer_vocabulary
+from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
 from .trainer import TrainConfig, Trainer, run_training, data_dir
 from .cpt import full_state_dict
+from .lora_kernels import dequantize_4bit
 
 # %% auto #0
 __all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'read_chats',
            'chat_format', 'to_messages', 'has_generation_markers', 'check_chat_tokenizer', 'tokenize_chat',
            'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview', 'render_preview', 'fit_vocabulary',
            'needs_embeddings', 'lora_config', 'SFTRun', 'sft_tokenizer', 'preview_run', 'sft_model', 'encode_chats',
-           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_dir_of', 'peft_load', 'load_adapted',
-           'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
+           'SFTTask', 'inner_peft', 'run_sft', 'plot_loss', 'adapter_config', 'recorded_base', 'adapter_dir_of',
+           'peft_load', 'load_adapted', 'merge_adapter', 'export_adapter', 'load_chat_model', 'generate_reply', 'chat']
 
 # %% ../nbs/32_sft.ipynb #900f88d2
 def _convert(rows:list[dict], src:str) -> list[dict]:
@@ -48,6 +49,12 @@ def _jsonl_chats(path:Path) -> list[dict]:
     except UnicodeDecodeError as e:
         line_no = raw[:e.start].count(b'\n') + 1
         raise AzllmError(f"{path}:{line_no}: not valid UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8") from None
+    if text.lstrip().startswith('['):                          # one JSON array of examples: how Alpaca data usually ships
+        try: rows = json.loads(text)
+        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from None
+        if (bad := next((i for i, r in enumerate(rows) if not isinstance(r, dict)), None)) is not None:
+            raise AzllmError(f"{path}: item {bad + 1} of the JSON array is not a JSON object; " + CHAT_FORMATS)
+        return _convert([dict(r, where=f"{path} item {i + 1}") for i, r in enumerate(rows)], str(path))
     for line_no, line in enumerate(text.split('\n'), 1):     # not splitlines: U+2028 may sit inside a JSON string
         if not line.strip(): continue
         try: row = json.loads(line)
@@ -107,6 +114,11 @@ def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
     system = [{'role': 'system', 'content': row['system']}] if row.get('system') else []
     keep = {k: v for k, v in row.items() if k not in ('instruction', 'input', 'output', 'system', 'conversations')}
     if fmt == 'messages': return row
+    fields = ('instruction', 'output', 'input', 'system') if fmt == 'alpaca' else ('system',)
+    if bad := [k for k in fields if row.get(k) is not None and not isinstance(row[k], str)]:
+        raise AzllmError(f"{where}: {bad[0]} is a {type(row[bad[0]]).__name__}, not a string ({fmt} fields are text)")
+    if fmt == 'sharegpt' and not isinstance(row['conversations'], (list, type(None))):
+        raise AzllmError(f"{where}: conversations is a {type(row['conversations']).__name__}, not a list of turns")
     if fmt == 'alpaca':
         user = row['instruction'] + (f"\n\n{row['input']}" if row.get('input') else '')
         return keep | dict(messages=system + [{'role': 'user', 'content': user}, {'role': 'assistant', 'content': row['output']}])
@@ -116,7 +128,9 @@ def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
             frm = t.get('from', t.get('role')) if isinstance(t, dict) else None
             if frm not in SHAREGPT_ROLES:
                 raise AzllmError(f"{where}: ShareGPT turn {j} has from={frm!r}; use one of {', '.join(SHAREGPT_ROLES)}")
-            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': t.get('value', t.get('content'))})
+            text = t.get('value', t.get('content'))
+            if not isinstance(text, str): raise AzllmError(f"{where}: ShareGPT turn {j}'s value is a {type(text).__name__}, not a string")
+            msgs.append({'role': SHAREGPT_ROLES[frm], 'content': text})
         return keep | dict(messages=(system if not msgs or msgs[0]['role'] != 'system' else []) + msgs)
     raise AzllmError(f"{where}: not a chat example; " + CHAT_FORMATS)
 
@@ -275,9 +289,17 @@ def lora_config(model, # the model to adapt (for tied embeddings and module name
                 train_embeddings:bool=False, # also train and save embed_tokens and lm_head
                ) -> LoraConfig:
     "The peft `LoraConfig` of a run, checked against the model's module names."
-    names = {n.rsplit('.', 1)[-1] for n, _ in model.named_modules()}
-    if missing := [m for m in target_modules if m not in names]:
+    if not target_modules: raise AzllmError(f"target_modules is empty: name the linear layers to adapt (a Llama has {', '.join(LLAMA_PROJECTIONS)})")
+    mods = {}
+    for n, m in model.named_modules(): mods.setdefault(n.rsplit('.', 1)[-1], []).append(m)
+    if missing := [t for t in target_modules if t not in mods]:
         raise AzllmError(f"target_modules {missing} are not modules of this model (a Llama has {', '.join(LLAMA_PROJECTIONS)})")
+    out_emb = model.get_output_embeddings()
+    if wrong := [t for t in target_modules if not all(isinstance(m, torch.nn.Linear) for m in mods[t]) or any(m is out_emb for m in mods[t])]:
+        raise AzllmError(f"target_modules {wrong} are not linear layers of the decoder (a container, an embedding or lm_head); "
+                         f"LoRA adapts projections such as {', '.join(LLAMA_PROJECTIONS)}")
+    if r > (most := min(min(m.in_features, m.out_features) for t in target_modules for m in mods[t])):
+        raise AzllmError(f"lora_r {r} is larger than the smallest adapted layer ({most}): a rank above it adds nothing; use lora_r <= {most}")
     out, inp = model.get_output_embeddings(), model.get_input_embeddings()
     tied = out is not None and out.weight.data_ptr() == inp.weight.data_ptr()
     return LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules), task_type='CAUSAL_LM',
@@ -289,19 +311,32 @@ class SFTRun(TrainConfig):
     "Config of the LoRA SFT stage: the shared training keys with SFT's defaults, plus LoRA."
     stage: Literal['sft'] = 'sft'
     model: str                                          # base model: a directory (e.g. the CPT output), a hub id, or preset:NAME
-    lora_r: int = Field(16, gt=0)                       # LoRA rank
-    lora_alpha: int = Field(32, gt=0)                   # LoRA scale is lora_alpha / lora_r
+    lora_r: int = Field(16, gt=0, le=65536)             # LoRA rank (at most the smallest adapted layer's width)
+    lora_alpha: int = Field(32, gt=0, le=1 << 20)       # LoRA scale is lora_alpha / lora_r
     lora_dropout: float = Field(0.05, ge=0, lt=1)       # dropout on the LoRA input
+    load_in_4bit: bool = False                          # QLoRA: the frozen base in bitsandbytes NF4 (double quantisation, bf16 compute); CUDA only
+    lora_kernels: bool = False                          # fused LoRA autograd functions for the MLP, q/k/v and o (needs lora_dropout: 0)
     target_modules: list[str] = LLAMA_PROJECTIONS       # linear layers that get adapters
     train_embeddings: Union[Literal['auto'], bool] = 'auto'  # also train embed_tokens + lm_head; auto: when the vocabulary changed
     truncation: Literal['truncate', 'drop'] = 'truncate'  # conversations longer than seq_len: keep the first seq_len tokens, or drop them
-    lr: float = Field(1e-4, gt=0)                       # peak learning rate (AdamW)
+    lr: float = Field(1e-4, gt=0, allow_inf_nan=False)  # peak learning rate (AdamW)
     warmup_steps: int = Field(10, ge=0)                 # linear warmup
-    weight_decay: float = Field(0.0, ge=0)              # AdamW weight decay
-    epochs: Optional[float] = Field(3.0, gt=0)          # passes over the training rows (max_steps, if set, wins)
+    weight_decay: float = Field(0.0, ge=0, allow_inf_nan=False)  # AdamW weight decay
+    epochs: Optional[float] = Field(3.0, gt=0, allow_inf_nan=False)  # passes over the training rows (max_steps, if set, wins)
     log_every: int = Field(10, gt=0)                    # steps between log lines
     eval_every: int = Field(0, ge=0)                    # valid loss every N steps (0: only at the end)
     save_every: int = Field(200, gt=0)                  # steps between checkpoints (and at the end)
+
+    @field_validator('lora_kernels')
+    @classmethod
+    def _kernels_need_no_dropout(cls, v, info):
+        if v and info.data.get('lora_dropout', 0):
+            raise ValueError(f"lora_kernels: true needs lora_dropout: 0 (got {info.data['lora_dropout']}): the fused kernels feed "
+                             "the same input to the frozen weight and the adapter, so there is no dropped copy; set lora_dropout: 0 "
+                             "or lora_kernels: false")
+        if v and info.data.get('load_in_4bit'):
+            raise ValueError("lora_kernels: true works on an unquantised base; with load_in_4bit: true set lora_kernels: false")
+        return v
 
 # %% ../nbs/32_sft.ipynb #291ea821
 def sft_tokenizer(cfg:SFTRun):
@@ -323,7 +358,7 @@ def preview_run(config:str|Path|None=None, # an SFT run config (YAML): its train
 
 def sft_model(cfg:SFTRun, tok) -> tuple:
     "Load the base model, fit it to `tok`, and decide whether embeddings train: (model, resize info, train_embeddings)."
-    model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation)
+    model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation, load_in_4bit=cfg.load_in_4bit)
     resized = None
     if (rows := model.get_input_embeddings().num_embeddings) != len(tok):
         model_tok = load_tokenizer(cfg.model) if _has_tokenizer(cfg.model) else load_tokenizer(None) if rows == LLAMA3_VOCAB_SIZE else None
@@ -344,8 +379,13 @@ def encode_chats(chats:list[dict], # from `read_chats`
     encs = [encode_chat(ex, i, tok) for i, ex in enumerate(kept)]
     return [dict(input_ids=e['input_ids'][:seq_len], trained=e['trained'][:seq_len]) for e in encs], st
 
-def _base_ref(spec:str) -> str:
-    return spec if spec.startswith('preset:') or not Path(spec).exists() else str(Path(spec).resolve())
+def _base_ref(spec:str, # the run's `model`
+              run_dir:str|Path, # the run's `output_dir` (the adapter goes to `final/` in it)
+             ) -> str:
+    "How the adapter names its base: relative to `final/` when the base lies in the run's tree (the run directory's parent), else absolute."
+    if spec.startswith('preset:') or not Path(spec).exists(): return spec
+    base, final = Path(spec).resolve(), (Path(run_dir)/'final').resolve()
+    return os.path.relpath(base, final) if base.is_relative_to(final.parent.parent) else str(base)
 
 # %% ../nbs/32_sft.ipynb #43cdc93a
 class SFTTask:
@@ -387,13 +427,14 @@ class SFTTask:
         if rt.main:
             peft_model = inner_peft(model)
             with atomic_dir(out) as tmp:
-                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model)
+                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model, cfg.output_dir)
                 # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
                 peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
                 tok.save_pretrained(tmp)
                 if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
                     base, _, _ = sft_model(cfg, tok)
-                    base.save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
+                    if cfg.load_in_4bit: base = dequantize_4bit(base)    # the NF4 weights it trained on, as a plain bf16 model
+                    set_special_ids(base, tok).save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
                 save_config(cfg, tmp/'azllm_config.yml')
         rt.barrier()
 
@@ -424,12 +465,31 @@ def plot_loss(run:str|Path, # a run directory (or its log.jsonl)
     return fig
 
 # %% ../nbs/32_sft.ipynb #11409454
+def adapter_config(adapter_dir:Path) -> dict:
+    "The adapter's `adapter_config.json`, checked to be a JSON mapping."
+    p = Path(adapter_dir)/'adapter_config.json'
+    try: d = json.loads(p.read_text(encoding='utf-8'))
+    except (ValueError, UnicodeDecodeError) as e: raise AzllmError(f"{p}: not valid JSON ({e})") from None
+    if not isinstance(d, dict): raise AzllmError(f"{p}: a JSON {type(d).__name__}, not a peft adapter config (a mapping of keys)")
+    return d
+
+_NAME_BASE = "name it: azllm export ADAPTER --merge --model BASE, or azllm chat BASE --adapter ADAPTER"
+
+def recorded_base(adapter_dir:Path, ref:str) -> str:
+    "Where the base an adapter records lies: a path relative to the adapter is read from there; a hub id stays as it is."
+    if not ref or ref.startswith('preset:') or not looks_local(ref): return ref
+    return str(Path(ref) if Path(ref).is_absolute() else (Path(adapter_dir)/ref).resolve())
+
 def _adapter_base(adapter_dir:Path) -> str:
     if (adapter_dir/'base').is_dir(): return str(adapter_dir/'base')
-    ref = json.loads((adapter_dir/'adapter_config.json').read_text()).get('base_model_name_or_path')
+    ref = adapter_config(adapter_dir).get('base_model_name_or_path')
+    if ref is not None and not isinstance(ref, str): raise AzllmError(f"{adapter_dir}/adapter_config.json: base_model_name_or_path is not a string")
     if not ref or ref.startswith('preset:'):
-        raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; name the base model")
-    return ref
+        raise AzllmError(f"{adapter_dir}: the adapter does not say which base model it belongs to; {_NAME_BASE}")
+    base = recorded_base(adapter_dir, ref)
+    if looks_local(ref) and not Path(base).exists():
+        raise AzllmError(f"{adapter_dir}: its base model {base} is not there (moved or deleted?); {_NAME_BASE}")
+    return base
 
 def adapter_dir_of(path:str|Path) -> Path|None:
     "The adapter directory of `path`: itself if it holds `adapter_config.json`, else an SFT run's `final/`; None if neither."
@@ -457,10 +517,21 @@ def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or 
     tok = check_chat_tokenizer(load_tokenizer(adapter_dir if _has_tokenizer(adapter_dir) else base if _has_tokenizer(base) else None))
     model = load_model(base, tok)
     if model.get_input_embeddings().num_embeddings != len(tok): model.resize_token_embeddings(len(tok), mean_resizing=False)
+    adapter_config(adapter_dir)
     try: model = peft_load(model, adapter_dir)
     except RuntimeError as e:
-        raise AzllmError(f"adapter {adapter_dir} does not fit base {base}: {str(e).splitlines()[0][:300]}") from None
+        raise AzllmError(f"adapter {adapter_dir} does not fit base {base}: {(str(e).splitlines() or [''])[0][:300]}") from None
+    except Exception as e:        # a truncated safetensors file (SafetensorError), a config peft cannot read, ...
+        raise AzllmError(f"adapter {adapter_dir} cannot be read: {type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}; "
+                         "it is damaged or incomplete (copy it again)") from None
     return model.eval(), tok
+
+def _trained_in_4bit(adapter_dir) -> bool:
+    "Whether an azllm adapter was trained with load_in_4bit (QLoRA), from the config saved with it."
+    import yaml
+    d = adapter_dir_of(adapter_dir)
+    f = d/'azllm_config.yml' if d else None
+    return bool(f and f.exists() and (yaml.safe_load(f.read_text()) or {}).get('load_in_4bit'))
 
 def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the adapter records
                   adapter_dir:str|Path, # a `run_sft` output
@@ -470,11 +541,14 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
     check_output(out, 'merged-model', overwrite)               # before the model is loaded
+    if _trained_in_4bit(adapter_dir) and dtype is None:
+        dtype = 'bfloat16'
+        print0("the adapter was trained on a 4-bit (NF4) base: merging onto a bf16 copy of the base weights")
     model, tok = load_adapted(adapter_dir, model_dir_or_spec)
     merged = model.merge_and_unload()
     if dtype: merged = merged.to(getattr(torch, dtype))
     with atomic_dir(out, 'merged-model', overwrite) as tmp:
-        merged.save_pretrained(tmp)
+        set_special_ids(merged, tok).save_pretrained(tmp)
         tok.save_pretrained(tmp)
         write_json(dict(base=model_dir_or_spec or _adapter_base(adapter_dir_of(adapter_dir)), adapter=str(adapter_dir_of(adapter_dir).resolve())),
                    tmp/'azllm_merge.json')
@@ -495,9 +569,12 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
         for p in adapter_dir.iterdir():
             if p.is_file(): shutil.copy2(p, tmp/p.name)
             elif p.name == 'base' and p.is_dir(): shutil.copytree(p, tmp/'base')   # the rebuilt random base of a preset run
-        if not _has_tokenizer(tmp):
-            base = json.loads((adapter_dir/'adapter_config.json').read_text()).get('base_model_name_or_path')
-            load_tokenizer(base if _has_tokenizer(base) else None).save_pretrained(tmp)
+        cfg_file = tmp/'adapter_config.json'
+        acfg = json.loads(cfg_file.read_text())
+        base = recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
+        if base != acfg.get('base_model_name_or_path'):      # a path relative to the old place: the copy names it absolutely
+            cfg_file.write_text(json.dumps({**acfg, 'base_model_name_or_path': base}, indent=2) + '\n')
+        if not _has_tokenizer(tmp): load_tokenizer(base if _has_tokenizer(base) else None).save_pretrained(tmp)
     return Path(out)
 
 # %% ../nbs/32_sft.ipynb #292628eb
@@ -520,7 +597,11 @@ def generate_reply(model, tok, # from `load_chat_model`
     "Generate the assistant's next reply through the chat template, stopping at `<|eot_id|>`."
     if temperature < 0: raise AzllmError(f"temperature must be 0 (greedy) or more, got {temperature}")
     if not 0 < top_p <= 1: raise AzllmError(f"top_p must be in (0, 1], got {top_p}")
-    enc = tok.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors='pt').to(model.device)
+    import jinja2
+    try: enc = tok.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors='pt').to(model.device)
+    except (jinja2.TemplateError, ValueError) as e:     # SecurityError of the sandbox, syntax errors, raise_exception(...)
+        raise AzllmError(f"the model's chat template cannot be rendered: {type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}; "
+                         "fix chat_template in its tokenizer_config.json (or chat_template.jinja)") from None
     # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
     sample = dict(do_sample=True, temperature=temperature, top_p=top_p) if temperature > 0 else dict(do_sample=False, temperature=None, top_p=None)
     streamer = TextStreamer(tok, skip_prompt=True, skip_special_tokens=True) if stream else None

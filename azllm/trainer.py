@@ -6,31 +6,36 @@ Docs: https://azllm.github.io/azllm/trainer.html.md"""
 
 # %% ../nbs/24_trainer.ipynb #0a3f98f9
 from __future__ import annotations
-import contextlib, json, math, os, queue, shutil, threading, time
+import contextlib, hashlib, json, math, os, queue, shutil, threading, time
 from pathlib import Path
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 import numpy as np
 import torch
 import torch.distributed as dist
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, Config, save_config, write_json, check_output, write_marker
-from .runtime import Runtime, use_bf16, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
+from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text
+from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url)
+                              read_sidecar, is_url, fs_of)
 from .liger import apply_liger, compile_layers
+from .lora_kernels import apply_lora_kernels, bnb_adamw
 from .packing import WindowOrder
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training', 'resolve_strategy', 'wrap_model',
-           'make_optimizer', 'Engine', 'build_engine', 'train_step', 'step_batches', 'Prefetcher', 'Trainer',
-           'data_dir', 'run_training', 'max_micro_batch']
+__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'TrainConfig', 'inner_model', 'set_up_training',
+           'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'train_step',
+           'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'default_memory_budget_gib', 'choose_micro_batch',
+           'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/24_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
            'gradient_checkpointing': 'grad_checkpointing', 'eval_windows': 'eval_rows'}
 REMOVED = {'packing': 'SFT always packs whole conversations into rows of seq_len now; remove the key'}
+
+MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
+Beta = Annotated[float, Field(ge=0, lt=1)]
 
 class TrainConfig(Config):
     "The keys every training stage shares (CPT and SFT extend it)."
@@ -41,19 +46,23 @@ class TrainConfig(Config):
     train_data: list[str]                        # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
     seq_len: int = Field(2048, gt=0)             # tokens per packed row
-    micro_batch: int = Field(4, gt=0)            # rows per forward pass per process
-    grad_accum: int = Field(1, gt=0)             # micro-batches per optimizer step
+    micro_batch: Union[Annotated[int, Field(gt=0, le=MAX_COUNT)], Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
+    grad_accum: int = Field(1, gt=0, le=MAX_COUNT)  # micro-batches per optimizer step (follows from global_batch when that is set)
+    global_batch: Optional[int] = Field(None, gt=0, le=MAX_COUNT)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
+    memory_budget_gib: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # micro_batch: auto keeps a step's measured peak below this (None: 92% of the GPU, half the RAM on a CPU)
     max_steps: Optional[int] = Field(None, gt=0) # optimizer steps (or max_tokens / epochs)
     max_tokens: Optional[int] = Field(None, gt=0)  # token budget: steps = ceil(max_tokens / (global batch * seq_len))
-    epochs: Optional[float] = Field(None, gt=0)  # passes over the training rows
-    lr: float = Field(3e-4, gt=0)                # peak learning rate
+    epochs: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # passes over the training rows
+    lr: float = Field(3e-4, gt=0, allow_inf_nan=False)  # peak learning rate
     lr_scheduler: Literal['cosine', 'linear', 'constant'] = 'cosine'  # decay after warmup
     min_lr_ratio: float = Field(0.1, ge=0, le=1) # cosine/linear decay to lr * min_lr_ratio
     warmup_steps: int = Field(20, ge=0)          # linear warmup
-    weight_decay: float = Field(0.1, ge=0)       # AdamW decoupled weight decay (matrices only)
-    betas: tuple[float, float] = (0.9, 0.95)     # AdamW betas
-    grad_clip: float = Field(1.0, ge=0)          # max global gradient norm (0 = off)
-    precision: Literal['auto', 'bf16', 'fp32'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU
+    weight_decay: float = Field(0.1, ge=0, allow_inf_nan=False)  # AdamW decoupled weight decay (matrices only)
+    betas: tuple[Beta, Beta] = (0.9, 0.95)       # AdamW betas, each in [0, 1)
+    optimizer: Literal['adamw', 'adamw_8bit', 'paged_adamw_8bit'] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
+    grad_clip: float = Field(1.0, ge=0, allow_inf_nan=False)  # max global gradient norm (0 = off)
+    precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+)
+    fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # torchao float8 scaling with precision: fp8
     strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
     liger: Union[bool, Literal['auto']] = 'auto' # Liger kernels; auto = on when CUDA and liger-kernel are present
     liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
@@ -68,8 +77,15 @@ class TrainConfig(Config):
     resume: str = 'auto'                         # auto = newest intact checkpoint; never; or a checkpoint path
     resume_with_changes: bool = False            # allow resuming with a config that changes the run's meaning
     log_every: int = Field(1, gt=0)              # steps between log lines
-    seed: int = 0                                # model init (presets), data order, dropout
+    seed: int = Field(0, ge=0, lt=2**32)         # model init (presets), data order, dropout (NumPy takes 0 .. 2**32 - 1)
     tensorboard: bool = True                     # write TensorBoard logs to output_dir/tb
+
+    @field_validator('micro_batch', mode='wrap')
+    @classmethod
+    def _micro_batch(cls, v, handler):
+        # one message for the two forms, instead of one per branch of the union
+        try: return handler(v)
+        except ValidationError: raise ValueError(f"must be a whole number greater than 0 (at most {MAX_COUNT}), or auto") from None
 
     @model_validator(mode='before')
     @classmethod
@@ -84,9 +100,21 @@ class TrainConfig(Config):
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
         return d
 
+    @model_validator(mode='after')
+    def _batch_keys(self):
+        if self.micro_batch == 'auto' and self.global_batch is None:
+            raise ValueError("micro_batch: auto needs global_batch (rows per optimizer step over all processes, e.g. 64), so the run does not depend on the GPU")
+        if self.global_batch is not None and 'grad_accum' in self.model_fields_set:
+            raise ValueError("set global_batch or grad_accum, not both: with global_batch, grad_accum = global_batch / (micro_batch x processes)")
+        return self
+
 # keys whose change alters what a resumed run means; changing them needs `resume_with_changes: true`
-RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'seed', 'lr', 'lr_scheduler',
-               'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas')
+# (keys a stage does not have are skipped, so CPT's and SFT's own keys are listed here too)
+RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr', 'lr_scheduler',
+               'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas', 'optimizer', 'grad_clip',
+               'precision', 'fp8_recipe', 'attn_implementation', 'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase',
+               'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit')
+
 
 # %% ../nbs/24_trainer.ipynb #91b7cafd
 def inner_model(model):
@@ -97,12 +125,18 @@ def inner_model(model):
 def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
                     cfg:TrainConfig, # liger, liger_kernels, compile, grad_checkpointing
                     cuda:bool, # a CUDA device is in use
+                    strategy:str='none', # none, ddp or fsdp2 (fp8 weights are all-gathered in float8 under fsdp2)
                    ) -> dict:
-    "No KV cache, compiled layers, Liger kernels, activation checkpointing; return what was applied."
+    "No KV cache, float8 linears, compiled layers, Liger kernels, activation checkpointing; return what was applied."
     base = inner_model(model)
     base.config.use_cache = False
-    info = dict(compiled=compile_layers(base, cfg.compile, cuda))
+    # float8 before compile, so each compiled layer traces the float8 matmuls and fuses their casts
+    fp8 = to_float8(base, cfg.fp8_recipe, fsdp=strategy == 'fsdp2') if cfg.precision == 'fp8' else []
+    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8))
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
+    if getattr(cfg, 'lora_kernels', False):       # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
+        info['lora_kernels'] = apply_lora_kernels(model)
+        if info['lora_kernels']['mlp']: info['liger'] = [k for k in info['liger'] if k != 'swiglu']
     if cfg.grad_checkpointing:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
         if hasattr(model, 'enable_input_require_grads'): model.enable_input_require_grads()
@@ -134,7 +168,9 @@ def make_optimizer(model, cfg:TrainConfig, cuda:bool, total_steps:int) -> tuple:
     if not params: raise AzllmError("the model has no trainable parameters")
     groups = [dict(params=[p for p in params if p.ndim >= 2], weight_decay=cfg.weight_decay),
               dict(params=[p for p in params if p.ndim < 2], weight_decay=0.0)]
-    opt = torch.optim.AdamW([g for g in groups if g['params']], lr=cfg.lr, betas=cfg.betas, fused=cuda)
+    groups = [g for g in groups if g['params']]
+    opt = (torch.optim.AdamW(groups, lr=cfg.lr, betas=cfg.betas, fused=cuda) if cfg.optimizer == 'adamw'
+           else bnb_adamw(groups, cfg.optimizer, cfg.lr, cfg.betas))
     warm, floor = min(cfg.warmup_steps, total_steps), cfg.min_lr_ratio
     def factor(s):
         if s < warm: return (s + 1) / (warm + 1)
@@ -158,8 +194,8 @@ def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable par
                 ) -> tuple[Engine, dict]:
     "Set the model up, wrap it, make the optimizer: (Engine, info about what was applied)."
     bf16 = use_bf16(cfg.precision, rt.cuda)
-    info = set_up_training(model, cfg, rt.cuda)
     strategy = resolve_strategy(cfg.strategy, rt)
+    info = set_up_training(model, cfg, rt.cuda, strategy)
     model = wrap_model(model, strategy, rt, bf16)
     opt, sched = make_optimizer(model, cfg, rt.cuda, total_steps)
     return Engine(model, opt, sched, rt, strategy, bf16, cfg.grad_clip), dict(info, strategy=strategy, bf16=bf16)
@@ -188,6 +224,86 @@ def train_step(eng:Engine, # from `build_engine`
     if eng.measure_state: eng.state_bytes, eng.measure_state = state_bytes(model, eng.opt), False   # grads and AdamW state both alive
     eng.opt.zero_grad(set_to_none=True)
     return dict(loss=loss_sum, grad_norm=gnorm.detach().float())
+
+# %% ../nbs/24_trainer.ipynb #b7a1c0d2
+def micro_batch_candidates(global_batch:int, # rows per optimizer step over all processes
+                           world:int, # processes
+                          ) -> list[int]:
+    "Micro-batches that keep `global_batch`: the divisors of each process's share, smallest first."
+    if global_batch % world: raise AzllmError(f"global_batch {global_batch} does not split over {world} processes; make it a multiple of {world}")
+    per = global_batch // world
+    return [d for d in range(1, per + 1) if per % d == 0]
+
+def grad_accum_for(cfg:TrainConfig, # global_batch, grad_accum
+                   micro_batch:int, # rows per forward pass
+                   world:int, # processes
+                  ) -> int:
+    "Micro-batches per step: global_batch / (micro_batch x processes) when global_batch is set, else the config's grad_accum."
+    if cfg.global_batch is None: return cfg.grad_accum
+    k, rest = divmod(cfg.global_batch, micro_batch * world)
+    if rest or not k: raise AzllmError(f"global_batch {cfg.global_batch} is not a multiple of micro_batch x processes = "
+                                       f"{micro_batch} x {world}; pick a micro_batch from {micro_batch_candidates(cfg.global_batch, world)} or micro_batch: auto")
+    return k
+
+
+# %% ../nbs/24_trainer.ipynb #b7a1c0d5
+def probe_step(eng:Engine, # from `build_engine`, before the run's first step
+               micro_batch:int, # rows of the probe
+               seq_len:int, # tokens per row
+               grad_accum:int=1, # micro-batches per step (on a GPU the probe runs the run's whole step)
+              ) -> Optional[float]:
+    "Peak GiB of one training step of `micro_batch` random rows (None: out of memory); weights, optimizer and schedule stay as they were."
+    import gc
+    cuda, dev, vocab = eng.rt.cuda, eng.rt.device, inner_model(eng.model).config.vocab_size
+    lrs, sched, saved = [g['lr'] for g in eng.opt.param_groups], eng.sched.state_dict(), {}
+    params = {p.untyped_storage().data_ptr() for p in eng.model.parameters()}
+    def pack(t):
+        if (st := t.untyped_storage()).data_ptr() not in params: saved[st.data_ptr()] = st.nbytes()
+        return t
+    try:
+        for g in eng.opt.param_groups: g['lr'] = 0.0
+        ids = torch.randint(0, vocab, (micro_batch, seq_len + 1), device=dev, generator=torch.Generator(dev).manual_seed(micro_batch))
+        batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
+        # GPU: the run's own step, twice, the peak of the second (AdamW's state exists by then, as in every step of a run);
+        # CPU: one micro-batch, its saved tensors counted, plus parameters, gradients and AdamW state
+        k, steps = (grad_accum, 2) if cuda else (1, 1)
+        local = eng.model.no_sync() if eng.strategy == 'ddp' else contextlib.nullcontext()   # no collective: a rank may run out of memory alone
+        for i in range(steps):
+            if i == steps - 1: reset_peak_memory(cuda); eng.measure_state = not cuda
+            hooks = torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t) if not cuda else contextlib.nullcontext()
+            with hooks, local: train_step(eng, [batch] * k, micro_batch * seq_len * k)
+        if cuda: torch.cuda.synchronize(); return peak_memory_gib(True)
+        return (eng.state_bytes['total'] + sum(saved.values())) / 2**30
+    except torch.OutOfMemoryError: return None
+    finally:
+        eng.opt.zero_grad(set_to_none=True); eng.opt.state.clear()   # AdamW starts from zero, as if no probe had run
+        eng.sched.load_state_dict(sched)
+        for g, lr in zip(eng.opt.param_groups, lrs): g['lr'] = lr
+        eng.measure_state = False
+        if cuda: gc.collect(); torch.cuda.empty_cache()
+
+
+# %% ../nbs/24_trainer.ipynb #b7a1c0d8
+def default_memory_budget_gib(cuda:bool) -> float:
+    "What `micro_batch: auto` may use: 92% of the GPU (headroom for the allocator's fragmentation), half the RAM on a CPU."
+    if cuda: return 0.92 * torch.cuda.get_device_properties(torch.cuda.current_device()).total_memory / 2**30
+    return 0.5 * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30
+
+def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
+                       cfg:TrainConfig, # global_batch, seq_len, memory_budget_gib
+                       compiled:bool=False, # are decoder layers compiled (each probe then compiles afresh)
+                      ) -> dict:
+    "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
+    rt, budget, probes = eng.rt, cfg.memory_budget_gib or default_memory_budget_gib(eng.rt.cuda), {}
+    for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
+        if compiled: torch._dynamo.reset()
+        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world))
+        if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
+            return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * rt.world), global_batch=cfg.global_batch,
+                        peak_gib=peak, budget_gib=budget, probes={str(k): v for k, v in probes.items()})
+    raise AzllmError(f"micro_batch: auto found no micro-batch within {budget:.2f} GiB (micro-batch 1 needs {probes[1] or 'more than the device has'} GiB); "
+                     "raise memory_budget_gib, set grad_checkpointing: true or a shorter seq_len")
+
 
 # %% ../nbs/24_trainer.ipynb #7d86c72e
 def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False) -> tuple[list[dict], int, int]:
@@ -229,11 +345,26 @@ class Trainer:
         self.out = Path(cfg.output_dir)
         self.ckpt_dir = cfg.checkpoint_dir or str(self.out/'checkpoints')
         self.lock, self.writer, self.log_file, self.prefetch, self._created = None, None, None, None, False
+        self.ckpt_lock, self.last, self.data_fp, self._before = None, None, None, None
 
 # %% ../nbs/24_trainer.ipynb #f327cb8b
 def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
     norm = lambda v: list(v) if isinstance(v, tuple) else v
-    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys if k in new and norm(old.get(k)) != norm(new.get(k))]
+    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys if k in new and k in old and norm(old.get(k)) != norm(new.get(k))]
+
+def data_fingerprint(sources:list[str], # train_data entries: files, directories, or dataset names
+                    ) -> str:
+    "SHA-256 over the size and content of every local file of `sources` (a dataset name counts by its name)."
+    h = hashlib.sha256()
+    for s in sources:
+        p = Path(s)
+        files = [p] if p.is_file() else sorted(f for f in p.rglob('*') if f.is_file()) if p.is_dir() else []
+        h.update(f'{s}\0'.encode())
+        for f in files:
+            h.update(f'{f.relative_to(p) if f != p else ""}\0{f.stat().st_size}\0'.encode())
+            with open(f, 'rb') as fh:
+                while b := fh.read(1 << 22): h.update(b)
+    return h.hexdigest()
 
 @patch
 def _resume_point(self:Trainer) -> Optional[str]:
@@ -252,6 +383,8 @@ def _resume_point(self:Trainer) -> Optional[str]:
     else: path, self.verified = cfg.resume, False
     meta = read_sidecar(path)
     changes = _config_changes(meta.get('config', {}), cfg.model_dump(mode='json'))
+    if meta.get('data') not in (None, self.data_fp):                   # same names, other content: a corpus rewritten in place
+        changes.append("train_data: the files' content changed since this checkpoint (size or SHA-256)")
     if meta.get('world_size', self.rt.world) != self.rt.world:     # DCP reshards, but the global batch changes
         changes.append(f"world size (processes): {meta['world_size']} -> {self.rt.world}")
     if changes and not cfg.resume_with_changes:
@@ -266,32 +399,46 @@ def setup(self:Trainer):
     cfg, rt, out = self.cfg, self.rt, self.out
     rt.start()
     check_output(out, f'{self.task.kind}-run', cfg.overwrite)     # every process: all stop with the same error
+    check_output(out/'final', 'output')                           # a final/ that is a link or a user's folder: refused now, not after training
+    self._check_checkpoint_dir()
     rt.barrier()                                                  # ... before process 0 starts writing into it
     if rt.main:
         self._created = not out.exists()
+        self._before = set(os.listdir(out)) if out.is_dir() else set()
         out.mkdir(parents=True, exist_ok=True)
-        write_marker(out, f'{self.task.kind}-run')     # before the lock: a run killed at any instant leaves a directory it can resume in
+        if read_marker(out) is None or read_marker(out)['kind'] != f'{self.task.kind}-run':
+            write_marker(out, f'{self.task.kind}-run')     # before the lock: a run killed at any instant leaves a directory it can resume in
         self.lock = RunLock(out).acquire()
-        if not is_url(self.ckpt_dir): Path(self.ckpt_dir).mkdir(parents=True, exist_ok=True)
+        if not is_url(self.ckpt_dir):
+            ck = Path(self.ckpt_dir); ck.mkdir(parents=True, exist_ok=True)
+            if not ck.resolve().is_relative_to(out.resolve()): self.ckpt_lock = RunLock(ck).acquire()   # locked with the run
+            if read_marker(ck) is None: write_marker(ck, 'checkpoints', run=str(out.resolve()))
         if gone := clean_uncommitted(self.ckpt_dir): rt.print(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
+    self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
     rt.barrier()
     self.resume_from = self._resume_point()
     if not (cfg.max_steps or cfg.max_tokens or cfg.epochs): raise AzllmError("set max_steps, max_tokens or epochs in the config")
+    use_bf16(cfg.precision, rt.cuda)              # precision: fp8 where it cannot run fails here, before the model loads
+    if cfg.micro_batch == 'auto' and resolve_strategy(cfg.strategy, rt) == 'fsdp2':
+        raise AzllmError("micro_batch: auto probes on one process or under DDP; under fsdp2 set micro_batch "
+                         "(measure it with `azllm memory max-batch CONFIG.yml`)")
     model, self.tok, self.info = self.task.load(cfg, rt)
     if rt.main:
         save_config(cfg, out/'azllm_config.yml')
         self.tok.save_pretrained(out/'tokenizer')
     self.train_data, self.valid_data = self.task.data(cfg, self.tok, out, rt)
-    self.order = WindowOrder(len(self.train_data), cfg.micro_batch, cfg.grad_accum, rt.world, cfg.seed)
-    rows_per_step = self.order.global_batch
+    rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens
                                        else math.ceil(cfg.epochs * len(self.train_data) / rows_per_step))
     self.eng, info = build_engine(model, cfg, rt, self.max_steps)
     self.info.update(info)
+    self.batch = self.info['batch'] = self._batch_plan()
+    self.order = WindowOrder(len(self.train_data), self.batch['micro_batch'], self.batch['grad_accum'], rt.world, cfg.seed)
     self.step = 0
     if self.resume_from:
         load_checkpoint(self.resume_from, self.eng.model, self.eng.opt, self.eng.sched, rt, verified=self.verified)
-        self.step = read_sidecar(self.resume_from)['step']
+        meta = read_sidecar(self.resume_from)
+        self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
         rt.print(f"resumed from {self.resume_from} at step {self.step}")
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
@@ -303,14 +450,44 @@ def setup(self:Trainer):
     i = self.info
     if self.progress: rt.print(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
                                f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
-                               f"global batch={rows_per_step}x{cfg.seq_len} tokens")
+                               f"global batch={rows_per_step}x{cfg.seq_len} tokens "
+                               f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
     return self
+
+@patch
+def _batch_plan(self:Trainer) -> dict:
+    "micro_batch and grad_accum of this run: from the config, from the checkpoint being resumed (auto), or measured (auto)."
+    cfg, rt = self.cfg, self.rt
+    if cfg.micro_batch != 'auto':
+        return dict(micro_batch=cfg.micro_batch, grad_accum=grad_accum_for(cfg, cfg.micro_batch, rt.world), chosen='config')
+    stored = read_sidecar(self.resume_from).get('batch') if self.resume_from else None
+    if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
+        plan = dict(stored, chosen='stored')
+    else: plan = dict(choose_micro_batch(self.eng, cfg, self.info['compiled']), chosen='measured')
+    rt.print(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
+             + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
+    return plan
+
+
+# %% ../nbs/24_trainer.ipynb #667d02d8
+@patch
+def _check_checkpoint_dir(self:Trainer):
+    "`checkpoint_dir` is checked like every output path, and must belong to this run: two runs never share one."
+    ck, out = self.ckpt_dir, self.out
+    if is_url(ck): fs_of(ck); return                            # an unknown protocol or a missing backend: one line, before any write
+    ck = Path(ck)
+    if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
+    check_output(ck, 'checkpoints', self.cfg.overwrite)
+    owner = (read_marker(ck) or {}).get('run')
+    if owner is not None and owner != str(out.resolve()):
+        raise AzllmError(f"checkpoint_dir {ck} holds the checkpoints of the run in {owner}, not of {out}; "
+                         "give each run its own checkpoint_dir (or resume that run with its own output_dir)")
 
 # %% ../nbs/24_trainer.ipynb #76e940e3
 @patch
 def validate(self:Trainer) -> dict:
     "Loss, perplexity and bits per byte on the validation rows (all processes)."
-    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.cfg.micro_batch, self.eng.bf16, self.cfg.eval_rows)
+    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows)
 
 @patch
 def log(self:Trainer, rec:dict, prefix:str='train'):
@@ -325,7 +502,8 @@ def log(self:Trainer, rec:dict, prefix:str='train'):
 def save(self:Trainer, loss:float):
     "Commit a checkpoint of the current step."
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
-                    dict(config=self.cfg.model_dump(mode='json'), loss=loss), self.cfg.keep_last)
+                    dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp), self.cfg.keep_last)
+
 
 # %% ../nbs/24_trainer.ipynb #9d9f2b36
 @patch
@@ -336,7 +514,7 @@ def fit(self:Trainer) -> Path:
                            for k in range(self.order.K) for r in range(rt.world)) if self.step else 0
     self.prefetch = Prefetcher(self.train_data, self.order, self.step, self.max_steps, rt)
     bar = tqdm(total=self.max_steps, initial=self.step, disable=not (self.progress and rt.main), desc=self.task.kind, unit='step')
-    val, last, t0 = {}, None, time.perf_counter()
+    val, last, t0 = {}, self.last, time.perf_counter()     # resumed at the end: the checkpoint's last record
     reset_peak_memory(rt.cuda)
     while self.step < self.max_steps:
         # ---------------- one training step ----------------
@@ -352,6 +530,7 @@ def fit(self:Trainer) -> Path:
         self.tokens_seen += n_tokens
         last = dict(step=self.step, loss=loss, lr=eng.sched.get_last_lr()[0], grad_norm=gnorm, tokens=self.tokens_seen,
                     scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda))
+        self.last = last
         if 'state_bytes_per_rank' not in self.info: self.info['state_bytes_per_rank'] = rt.gather(eng.state_bytes)
         if rt.main: bar.update(1); bar.set_postfix(loss=f'{loss:.3f}', tok_s=f"{last['tok_per_s']:,.0f}")
         if self.step % cfg.log_every == 0 or self.step == self.max_steps: self.log(last)
@@ -381,9 +560,12 @@ def cleanup(self:Trainer, failed:bool=False):
     if self.prefetch: self.prefetch.close()
     if self.log_file: self.log_file.close()
     if self.writer: self.writer.close()
+    if self.ckpt_lock: self.ckpt_lock.release()
     if self.lock: self.lock.release()
-    if failed and self.rt.main and self._created and self.out.exists() and not list_checkpoints(self.ckpt_dir):
-        shutil.rmtree(self.out, ignore_errors=True)
+    if failed and self.rt.main and self.out.exists() and self._before is not None and not list_checkpoints(self.ckpt_dir):
+        if self._created: shutil.rmtree(self.out, ignore_errors=True)
+        elif not self._before:                                  # an empty directory the user made stays empty
+            for p in self.out.iterdir(): shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
     self.rt.close(failed)
 
 def data_dir(out:Path, rt:Runtime) -> Path:
@@ -411,21 +593,14 @@ def max_micro_batch(cfg:TrainConfig, # the run config to measure
                     limit:int=512, # largest micro-batch to try
                    ) -> dict:
     "Largest micro-batch of `cfg` whose training step fits on this GPU (one process), by measurement."
-    import gc
     rt = Runtime.from_env()
     if not rt.cuda: raise AzllmError("memory max-batch measures on a CUDA GPU; on a CPU use `azllm memory estimate`")
     model, tok, _ = task.load(cfg, rt)
     eng, _ = build_engine(model, cfg, Runtime(cuda=True), 10)
     peaks = {}
     def fits(mb):
-        ids = torch.randint(0, len(tok), (mb, cfg.seq_len + 1), device=rt.device)
-        batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
-        reset_peak_memory(True)
-        try:
-            train_step(eng, [batch], mb * cfg.seq_len); torch.cuda.synchronize()
-            peaks[mb] = peak_memory_gib(True); return True
-        except torch.OutOfMemoryError: return False
-        finally: eng.opt.zero_grad(set_to_none=True); gc.collect(); torch.cuda.empty_cache()
+        peaks[mb] = probe_step(eng, mb, cfg.seq_len)
+        return peaks[mb] is not None
     lo, hi = 0, 1
     while hi <= limit and fits(hi): lo, hi = hi, hi * 2
     hi = min(hi, limit + 1)

@@ -1,43 +1,115 @@
-"""`azllm train` on the Llama 3.2 1B shape, one GPU: the default fast path against liger=false compile=false.
+"""`azllm train` on one GPU, through the real command line: the HF baseline, the shipped bf16 config, the same with fp8.
 
-    python benchmarks/cpt_h200_runs.py [--steps 200] [--micro-batch 8] [--out benchmarks/results/cpt_llama-3.2-1b_h200.json]
+    python benchmarks/cpt_h200_runs.py [--rows hf,bf16,bf16_seed1,fp8] [--steps 16] [--out benchmarks/results/cpt_llama-3.2-1b_h200.json]
 
-Runs configs/cpt_llama-3.2-1b_1gpu.yml (random init, Llama 3 tokenizer, context 2048, data_samples/) twice
-through the real command line and collects from each run's log.jsonl and summary.json: median tokens/s over
-the steps after the first 10 (compilation and warm-up excluded), peak GPU memory, losses, validation BPB.
+Each row runs configs/cpt_llama-3.2-1b_1gpu.yml (random init, Llama 3 tokenizer, context 2048, data_samples/) in its own
+process, `python -m azllm.cli train CONFIG key=value ...`, and reads that run's log.jsonl and summary.json: median tokens/s
+over the steps after --skip (compilation and warm-up excluded), peak GPU memory, the micro-batch the run chose
+(`micro_batch: auto`), per-step losses and the validation loss. Rows:
+  hf          liger=false compile=false: plain Hugging Face + SDPA, at micro-batch 12 (its best in cpt_throughput_h200.json)
+  bf16        the shipped config as it is (micro_batch: auto, global batch 64 x 2048, Liger fused CE, compiled layers)
+  bf16_seed1  the same with seed=1: the run-to-run noise of the loss (another init and data order)
+  fp8         the shipped config with precision=fp8 (float8 matmuls where they pay, bf16 elsewhere)
+  bf16_3b / fp8_3b   the same two on model=preset:llama-3.2-3b
+Rows already in --out are kept (one device call may not fit them all). The limit: 790 TFLOP/s / 6N tokens/s.
 """
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, json, os, platform, shutil, statistics, subprocess, sys, time
+from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-ap.add_argument('--steps', type=int, default=200)
-ap.add_argument('--micro-batch', type=int, default=8)
-ap.add_argument('--runs', default='/tmp/azllm-h200-runs')
-ap.add_argument('--out', default=str(ROOT/'benchmarks/results/cpt_llama-3.2-1b_h200.json'))
-a = ap.parse_args()
+CONFIG = 'configs/cpt_llama-3.2-1b_1gpu.yml'
+PEAK, PARAMS = 790e12, {'1b': 1_235_814_400, '3b': 3_212_749_824}   # dense bf16 matmul rate measured on the H200; all parameters (tied)
+ROWS = {
+    'hf': ('1b', ['liger=false', 'compile=false', 'micro_batch=12', 'global_batch=48']),
+    'bf16': ('1b', []),
+    'bf16_seed1': ('1b', ['seed=1']),
+    'fp8': ('1b', ['precision=fp8']),
+    'bf16_3b': ('3b', ['model=preset:llama-3.2-3b']),
+    'fp8_3b': ('3b', ['model=preset:llama-3.2-3b', 'precision=fp8']),
+}
 
-variants = {'fast_path': [], 'no_liger_no_compile': ['liger=false', 'compile=false']}
-res = dict(command='python ' + ' '.join(sys.argv), config='configs/cpt_llama-3.2-1b_1gpu.yml', runs={})
-for name, extra in variants.items():
-    out = Path(a.runs)/name
-    cmd = [sys.executable, '-m', 'azllm.cli', 'train', str(ROOT/'configs/cpt_llama-3.2-1b_1gpu.yml'), f'output_dir={out}',
-           f'max_steps={a.steps}', f'micro_batch={a.micro_batch}', 'grad_accum=1', 'save_every=100000', 'warmup_steps=20',
-           f'eval_every={a.steps // 2}', 'eval_rows=32', 'tensorboard=true', *extra]
+
+def runs_dir() -> Path:
+    "A RAM disk when it has room for a run's checkpoint (the 1B's is 15 GB), else /tmp."
+    shm = Path('/dev/shm')
+    if shm.is_dir() and shutil.disk_usage(shm).free > 60 * 2**30: return shm/'azllm-h200-runs'
+    return Path('/tmp/azllm-h200-runs')
+
+
+def run_row(name, steps, skip, base):
+    shape, extra = ROWS[name]
+    out = base/name
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [sys.executable, '-m', 'azllm.cli', 'train', CONFIG, f'output_dir={out}', f'max_steps={steps}', 'save_every=100000',
+           'warmup_steps=5', f'eval_every={steps}', 'eval_rows=32', 'tensorboard=false', *extra]
     t = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    if r.returncode: print(r.stderr[-3000:]); sys.exit(r.returncode)
-    log = [r for r in map(json.loads, open(out/'log.jsonl')) if 'loss' in r]
+    wall = round(time.time() - t, 1)
+    if r.returncode:
+        print(name, 'failed:', r.stderr[-3000:], flush=True)
+        return dict(cmd=' '.join(cmd[1:]), failed=True, rc=r.returncode, stderr_tail=r.stderr[-1500:], wall_s=wall)
+    log = [x for x in map(json.loads, open(out/'log.jsonl')) if 'loss' in x]
     s = json.loads((out/'summary.json').read_text())
-    res['runs'][name] = dict(cmd=' '.join(cmd[1:]), wall_s=round(time.time() - t, 1), liger=s['liger'], compiled=s['compiled'],
-                             median_tok_per_s=statistics.median(x['tok_per_s'] for x in log[10:]),
-                             peak_mem_gib=max(x['peak_mem_gib'] for x in log), first_loss=log[0]['loss'], last_loss=log[-1]['loss'],
-                             losses=[round(x['loss'], 4) for x in log], val_bpb=s.get('val_bpb'), val_loss=s.get('val_loss'))
-    print(name, {k: v for k, v in res['runs'][name].items() if k not in ('losses', 'cmd')}, flush=True)
-import torch
-res['gpu'] = torch.cuda.get_device_name() if torch.cuda.is_available() else 'cpu'
-f, h = res['runs']['fast_path'], res['runs']['no_liger_no_compile']
-res['summary'] = dict(throughput_ratio=f['median_tok_per_s'] / h['median_tok_per_s'], peak_mem_ratio=f['peak_mem_gib'] / h['peak_mem_gib'],
-                      loss_max_abs_diff=max(abs(x - y) for x, y in zip(f['losses'], h['losses'])))
-Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
-print(json.dumps(res['summary'], indent=1))
+    tps = statistics.median(x['tok_per_s'] for x in log[skip:])
+    row = dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, liger=s['liger'], compiled=s['compiled'], fp8_layers=s.get('fp8_layers', 0),
+               batch=s.get('batch'), median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK,
+               peak_mem_gib=max(x['peak_mem_gib'] for x in log), first_loss=log[0]['loss'], last_loss=log[-1]['loss'],
+               losses=[round(x['loss'], 4) for x in log], val_loss=s.get('val_loss'), val_bpb=s.get('val_bpb'),
+               printed=[l for l in r.stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))])
+    shutil.rmtree(out, ignore_errors=True)      # 15-40 GB of checkpoint per row
+    return row
+
+
+def max_diff(a, b): return max(abs(x - y) for x, y in zip(a['losses'], b['losses']))
+
+
+def summarize(r):
+    ok = lambda k: k in r and not r[k].get('failed')
+    tp = lambda k: r[k]['median_tok_per_s']
+    s = {}
+    if ok('bf16') and ok('hf'): s['bf16_over_hf'] = tp('bf16') / tp('hf')
+    if ok('fp8') and ok('bf16'): s['fp8_over_bf16'] = tp('fp8') / tp('bf16'); s['loss_max_abs_diff_fp8_vs_bf16'] = max_diff(r['fp8'], r['bf16'])
+    if ok('bf16_seed1') and ok('bf16'): s['loss_noise_bf16_seeds'] = max_diff(r['bf16_seed1'], r['bf16'])
+    if ok('fp8_3b') and ok('bf16_3b'):
+        s['fp8_over_bf16_3b'] = tp('fp8_3b') / tp('bf16_3b'); s['loss_max_abs_diff_fp8_vs_bf16_3b'] = max_diff(r['fp8_3b'], r['bf16_3b'])
+    if 'loss_noise_bf16_seeds' in s and 'loss_max_abs_diff_fp8_vs_bf16' in s:
+        s['fp8_loss_within_noise'] = s['loss_max_abs_diff_fp8_vs_bf16'] <= s['loss_noise_bf16_seeds']
+    if ok('bf16'): s['bf16_tok_per_s'] = tp('bf16')
+    s['targets'] = dict(bf16_tok_per_s=85_000, bf16_over_hf=1.8, fp8_over_bf16=1.15, fp8_over_bf16_3b=1.3)
+    return s
+
+
+def versions():
+    v = {}
+    for p in ('torch', 'transformers', 'liger-kernel', 'torchao'):
+        try: v[p] = metadata.version(p)
+        except metadata.PackageNotFoundError: v[p] = None
+    return v
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--rows', default='hf,bf16,bf16_seed1,fp8', help=f"rows to run now, from {', '.join(ROWS)}")
+    ap.add_argument('--steps', type=int, default=16, help='optimizer steps per run')
+    ap.add_argument('--skip', type=int, default=5, help='first steps left out of the median (compilation, warm-up)')
+    ap.add_argument('--out', default=str(ROOT/'benchmarks/results/cpt_llama-3.2-1b_h200.json'))
+    a = ap.parse_args()
+    import torch
+    res = dict(command='python ' + ' '.join(sys.argv), config=CONFIG, machine=platform.node(),
+               gpu=torch.cuda.get_device_name() if torch.cuda.is_available() else 'cpu', versions=versions(),
+               limit=f'{PEAK / 1e12:.0f} TFLOP/s dense bf16 (measured) / 6N per token; N = all parameters (tied)', runs={})
+    if Path(a.out).exists():
+        prev = json.loads(Path(a.out).read_text())
+        res['runs'] = {k: v for k, v in prev.get('runs', {}).items() if k in ROWS}
+    base = runs_dir()
+    for name in [x for x in a.rows.split(',') if x]:
+        res['runs'][name] = run_row(name, a.steps, a.skip, base)
+        print(name, {k: v for k, v in res['runs'][name].items() if k not in ('losses', 'cmd', 'printed')}, flush=True)
+        res['summary'] = summarize(res['runs'])
+        Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
+    print(json.dumps(res['summary'], indent=1))
+
+
+if __name__ == '__main__':
+    main()

@@ -32,9 +32,11 @@ def main(argv=None):
     subprocess.run(cmd, check=True, cwd=ROOT)
     wall, load1 = time.time() - t0, os.getloadavg()
     rep = json.loads((run/'report.json').read_text())
+    from azllm.pipeline import QUICK_TASKS
     res = dict(command=f"python benchmarks/quickstart_cpu.py{' --small' if a.small else ''}", runs=' '.join(cmd[:3] + ['DIR'] + cmd[4:]),
                machine=machine() | dict(load_average_before=load0[0], load_average_after=load1[0]), versions=versions(),
                wall_seconds=wall, timings=rep['timings'], small=a.small,
+               tasks=QUICK_TASKS,   # the task set measured: the home page shows these figures only while the quickstart runs the same
                bpb=rep['bpb'], floors={n: dict(of=f['of'], bpb=f['bpb']) for n, f in rep.get('floors', {}).items()},
                floor_of=rep.get('controls', {}).get('floor_of', {}), fertility={k: v['fertility'] for k, v in rep['fertility'].items()},
                sft={k: rep['sft'][k] for k in ('train_loss', 'valid_loss', 'steps')} if 'sft' in rep else None,

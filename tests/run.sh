@@ -10,6 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 snapshot() { git status --porcelain --untracked-files=all; git diff; }
+# the user's runs/ (git-ignored): the suite must neither read nor write it, so it must look the same afterwards
+runs_snapshot() { if [ -d runs ]; then find runs -printf '%p %s %T@\n' | sort; fi; }
+
+# Under CI the docs checks must run: a missing browser fails here, at once, instead of 23 silent skips at the end.
+if [ -n "${AZLLM_REQUIRE_BROWSER:-}" ] || [ "${CI:-}" = "true" ]; then
+  if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then
+    echo "FAIL: no chromium on PATH, and CI=true or AZLLM_REQUIRE_BROWSER is set: install it (apt-get install chromium)"; exit 1
+  fi
+fi
+runs_before=$(runs_snapshot)
 
 echo "== 1/5 notebooks and package in sync"
 before=$(snapshot)
@@ -38,3 +48,8 @@ fi
 
 echo "== 5/5 pytest"
 python -m pytest -q tests
+
+if [ "$runs_before" != "$(runs_snapshot)" ]; then
+  echo "FAIL: the test suite changed runs/ (it must use temporary directories only):"
+  diff <(echo "$runs_before") <(runs_snapshot) | head -20; exit 1
+fi

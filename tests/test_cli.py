@@ -44,7 +44,7 @@ def test_fertility_json_contract(small_tokenizer):
     assert [x['vocab_size'] for x in res] == [128_256, 4000]
     for x in res:
         assert set(x) >= {'tokenizer', 'vocab_size', 'fertility', 'continued_words', 'bytes_per_token', 'words_in_128k'}
-        assert 0 < x['continued_words'] < 1 and x['words_in_128k'] == pytest.approx(131_072 / x['fertility'])
+        assert 0 < x['continued_words'] < 1 and x['words_in_128k'] == int(131_072 / x['fertility'])
     assert res[1]['fertility'] < 0.7 * res[0]['fertility']
 
 

@@ -86,6 +86,18 @@ def test_sft_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_file
     assert len(vals[0]) == 2 and vals[1] == pytest.approx(vals[0], rel=TOL) and vals[2] == pytest.approx(vals[0], rel=TOL)
 
 
+
+@pytest.mark.slow
+def test_sft_lora_kernels_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_files):
+    "The fused LoRA kernels: DDP x 2 and FSDP2 x 2 give the one-process losses, and so does the unfused run (in process)."
+    from azllm.core import load_config
+    from azllm.sft import SFTRun, run_sft
+    one = three_ways(write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'one', sft_files, lora_kernels=True), tmp_path)
+    assert json.loads((tmp_path/'fsdp'/'summary.json').read_text())['lora_kernels'] == dict(mlp=2, qkv=2, o=2)
+    run_sft(load_config(tmp_path/'sft.yml', SFTRun, [f'output_dir={tmp_path/"unfused"}', 'lora_kernels=false']), progress=False)
+    unfused = losses(tmp_path/'unfused')
+    for s in one: assert unfused[s] == pytest.approx(one[s], rel=TOL), s
+
 def kill_at(point, cfg, run):
     "Run `cfg` with the save hook armed: the process SIGKILLs itself at `point` of its first checkpoint save."
     r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg, env={**os.environ, 'OMP_NUM_THREADS': '1', 'AZLLM_CRASH_AT': point}, ok=False)
@@ -107,7 +119,7 @@ def test_killed_at_every_point_of_a_save_resumes_exactly(tmp_path, small_tokeniz
     assert sorted(again) == list(range(1, 7))
     for s in want: assert again[s] == pytest.approx(want[s], rel=TOL), (point, s)
     left = sorted(p.name for p in (run/'checkpoints').iterdir())
-    assert left == ['step_000006'], left                          # debris cleaned, keep_last honoured
+    assert left == ['.azllm-output.json', 'step_000006'], left    # debris cleaned, keep_last honoured; the marker of the run that owns it
 
 
 @pytest.mark.slow
@@ -214,3 +226,248 @@ def test_stale_lock_is_taken_over(tmp_path, small_tokenizer):
     (tmp_path/'run'/'.azllm.lock').write_text(json.dumps(dict(pid=2**22 + 4321, host=socket.gethostname(), started='earlier')))
     run_inproc(cfg)
     assert (tmp_path/'run'/'final').exists() and not (tmp_path/'run'/'.azllm.lock').exists()
+
+
+# ----------------------------------------------------------------------------------------- issue 23: attacks on checkpoints
+# The attacker can write every file of a checkpoint, its sidecar's hashes included. Each attack would create `pwned`.
+def _tiny_ckpt(tmp_path):
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from azllm.checkpoint import save_checkpoint
+    from azllm.runtime import Runtime
+    def make(seed):
+        torch.manual_seed(seed)
+        m = LlamaForCausalLM(LlamaConfig(vocab_size=64, hidden_size=16, intermediate_size=32, num_hidden_layers=1,
+                                         num_attention_heads=2, num_key_value_heads=1))
+        opt = torch.optim.AdamW(m.parameters(), lr=1e-2)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0)
+        ids = torch.randint(0, 64, (2, 8))
+        m(input_ids=ids, labels=ids).loss.backward(); opt.step(); sched.step(); opt.zero_grad()
+        return m, opt, sched
+    m, opt, sched = make(0)
+    return Path(save_checkpoint(str(tmp_path/'ck'), 1, m, opt, sched, Runtime(), dict(loss=1.0))), make
+
+
+def _rehash(ck):
+    "What the attacker does last: rewrite the sidecar so that every hash matches the forged files."
+    from azllm.checkpoint import SIDECAR, sha256_of, fs_of
+    meta = json.loads((ck/SIDECAR).read_text())
+    fs = fs_of(str(ck))[0]
+    meta['sha256'] = {p.name: sha256_of(fs, str(p)) for p in ck.iterdir() if p.name != SIDECAR and p.is_file()}
+    (ck/SIDECAR).write_text(json.dumps(meta))
+
+
+def _load_refused(ck, make, tmp_path, *needles):
+    from azllm.core import AzllmError
+    from azllm.checkpoint import load_checkpoint, verify_checkpoint
+    from azllm.runtime import Runtime
+    assert verify_checkpoint(str(ck), Runtime()) == []                   # the forged sidecar vouches for the forged files
+    m2, opt2, sched2 = make(1)
+    with pytest.raises(AzllmError) as e: load_checkpoint(str(ck), m2, opt2, sched2, Runtime())
+    assert not (tmp_path/'pwned').exists(), 'the payload ran'
+    assert '\n' not in str(e.value), str(e.value)
+    for n in needles: assert n in str(e.value), str(e.value)
+
+
+def _stack_global(module, name, arg):
+    "A protocol-4 pickle that calls `module`'s dotted `name`(arg) through STACK_GLOBAL."
+    enc = lambda s: b'\x8c' + bytes([len(s.encode())]) + s.encode()
+    return b'\x80\x04' + enc(module) + enc(name) + b'\x93' + enc(arg) + b'\x85R.'
+
+
+def test_forged_metadata_dotted_name_never_runs(tmp_path):
+    ck, make = _tiny_ckpt(tmp_path)
+    (ck/'.metadata').write_bytes(_stack_global('torch.distributed.checkpoint.metadata', 'os.system', f'touch {tmp_path}/pwned'))
+    _rehash(ck)
+    _load_refused(ck, make, tmp_path, 'refused to load')
+
+
+def _boom(tmp_path):
+    class Boom:
+        def __reduce__(self): return (os.system, (f'touch {tmp_path}/pwned',))
+    import io, torch
+    b = io.BytesIO(); torch.save(Boom(), b)
+    return b.getvalue()
+
+
+def test_forged_distcp_bytes_entry_never_runs(tmp_path):
+    "An optimizer value replaced by a `__reduce__` payload in a .distcp, with .metadata and sidecar forged to match."
+    import torch
+    from torch.distributed.checkpoint.metadata import BytesStorageMetadata, MetadataIndex
+    from torch.distributed.checkpoint.filesystem import _StorageInfo
+    ck, make = _tiny_ckpt(tmp_path)
+    md = pickle.loads((ck/'.metadata').read_bytes())
+    key = next((k for k, v in md.state_dict_metadata.items() if k.startswith('optim') and isinstance(v, BytesStorageMetadata)),
+               next(k for k in md.state_dict_metadata if k.startswith('optim.state')))
+    payload = _boom(tmp_path)
+    (ck/'__9_0.distcp').write_bytes(payload)
+    md.state_dict_metadata[key] = BytesStorageMetadata()
+    for idx in [i for i in md.storage_data if i.fqn == key]: del md.storage_data[idx]
+    md.storage_data[MetadataIndex(key)] = _StorageInfo('__9_0.distcp', 0, len(payload))
+    (ck/'.metadata').write_bytes(pickle.dumps(md))
+    _rehash(ck)
+    _load_refused(ck, make, tmp_path, 'non-tensor')
+
+
+def test_checkpoint_holds_only_tensors_and_json(tmp_path):
+    "No entry of DCP's metadata is a non-tensor: hyper-parameters, schedule and RNG are JSON beside the shards."
+    from torch.distributed.checkpoint.metadata import TensorStorageMetadata
+    ck, make = _tiny_ckpt(tmp_path)
+    md = pickle.loads((ck/'.metadata').read_bytes())
+    assert all(isinstance(v, TensorStorageMetadata) for v in md.state_dict_metadata.values())
+    groups = json.loads((ck/'optimizer.json').read_text())
+    assert groups[0]['lr'] == pytest.approx(1e-2) and groups[0]['betas'] == [0.9, 0.999]
+    from azllm.checkpoint import load_checkpoint
+    from azllm.runtime import Runtime
+    m2, opt2, sched2 = make(1)
+    load_checkpoint(str(ck), m2, opt2, sched2, Runtime())                 # and it still round-trips
+    assert opt2.param_groups[0]['lr'] == pytest.approx(1e-2) and opt2.param_groups[0]['betas'] == (0.9, 0.999)
+
+
+@pytest.mark.parametrize('what,forged,needle', [
+    ('scheduler.json', {'base_lrs': 'abc'}, 'scheduler.json'), ('scheduler.json', [], 'scheduler.json'),
+    ('azllm_checkpoint.json', [1, 2], 'not an azllm sidecar'), ('azllm_checkpoint.json', {'step': 'x', 'sha256': {}}, 'not an azllm sidecar')])
+def test_forged_json_files_of_the_wrong_shape(tmp_path, what, forged, needle):
+    from azllm.core import AzllmError
+    from azllm.checkpoint import load_checkpoint
+    from azllm.runtime import Runtime
+    ck, make = _tiny_ckpt(tmp_path)
+    (ck/what).write_text(json.dumps(forged))
+    if what != 'azllm_checkpoint.json': _rehash(ck)
+    m2, opt2, sched2 = make(1)
+    with pytest.raises(AzllmError, match=needle) as e: load_checkpoint(str(ck), m2, opt2, sched2, Runtime(), verified=True)
+    assert '\n' not in str(e.value)
+
+
+# --------------------------------------------------------------------------------- issue 23: ownership, kills, resume meaning
+def _quick(tmp_path, tok, out='run', **kw):
+    return write_cfg(tmp_path/f'{out}.yml', tok, tmp_path/out, **{**dict(max_steps=1, save_every=1, grad_accum=1, valid_data=[]), **kw})
+
+
+def test_checkpoint_dir_is_an_output_path(tmp_path, small_tokenizer):
+    "A user folder holding step_1/ and step_2/ as checkpoint_dir is refused, and both survive."
+    from azllm.core import AzllmError
+    user = tmp_path/'mine'
+    for s in ('step_1', 'step_2'): (user/s).mkdir(parents=True); (user/s/'notes.txt').write_text('mine')
+    with pytest.raises(AzllmError, match='not made by azllm'): run_inproc(_quick(tmp_path, small_tokenizer, checkpoint_dir=str(user)))
+    assert sorted(p.name for p in user.iterdir()) == ['step_1', 'step_2'] and (user/'step_2'/'notes.txt').read_text() == 'mine'
+
+
+def test_two_runs_never_share_a_checkpoint_dir(tmp_path, small_tokenizer):
+    from azllm.core import AzllmError
+    ck = str(tmp_path/'shared-ckpts')
+    run_inproc(_quick(tmp_path, small_tokenizer, 'a', checkpoint_dir=ck))
+    with pytest.raises(AzllmError, match='give each run its own checkpoint_dir'):
+        run_inproc(_quick(tmp_path, small_tokenizer, 'b', checkpoint_dir=ck))
+    assert not (tmp_path/'b').exists()
+
+
+def test_clean_uncommitted_never_removes_a_users_step_folder(tmp_path):
+    from azllm.checkpoint import clean_uncommitted
+    (tmp_path/'step_000003').mkdir(); (tmp_path/'step_000003'/'thesis.tex').write_text('years of work')
+    (tmp_path/'.step_000004.tmp').mkdir(); (tmp_path/'.step_000004.tmp'/'__0_0.distcp').write_bytes(b'x')
+    assert clean_uncommitted(str(tmp_path)) == ['.step_000004.tmp']
+    assert (tmp_path/'step_000003'/'thesis.tex').read_text() == 'years of work'
+
+
+def test_empty_or_torn_lock_is_a_dead_owners(tmp_path, small_tokenizer):
+    from azllm.core import write_marker
+    cfg = _quick(tmp_path, small_tokenizer)
+    (tmp_path/'run').mkdir(); write_marker(tmp_path/'run', 'cpt-run')
+    (tmp_path/'run'/'.azllm.lock').write_text('')                        # what a kill between create and write left
+    run_inproc(cfg)
+    assert (tmp_path/'run'/'final').exists() and not (tmp_path/'run'/'.azllm.lock').exists()
+
+
+def test_home_in_paths_is_expanded_once(tmp_path, monkeypatch, small_tokenizer):
+    from azllm.core import load_config
+    from azllm.cpt import CPTRun
+    monkeypatch.setenv('HOME', str(tmp_path/'home'))
+    cfg = load_config(_quick(tmp_path, small_tokenizer), CPTRun, ['output_dir=~/x', 'checkpoint_dir=~/ck'])
+    assert cfg.output_dir == str(tmp_path/'home'/'x') and cfg.checkpoint_dir == str(tmp_path/'home'/'ck')
+
+
+def test_final_symlink_and_dotdot_refused_before_training(tmp_path, small_tokenizer):
+    from azllm.core import AzllmError, write_marker
+    (tmp_path/'run').mkdir(); write_marker(tmp_path/'run', 'cpt-run')
+    (tmp_path/'elsewhere').mkdir(); os.symlink(tmp_path/'elsewhere', tmp_path/'run'/'final')
+    with pytest.raises(AzllmError, match='symbolic link'): run_inproc(_quick(tmp_path, small_tokenizer))
+    assert not (tmp_path/'run'/'log.jsonl').exists()
+    (tmp_path/'mine').mkdir(); (tmp_path/'mine'/'thesis.tex').write_text('x')
+    with pytest.raises(AzllmError, match='not made by azllm'):
+        run_inproc(_quick(tmp_path, small_tokenizer), f'output_dir={tmp_path}/mine/new/..')
+    assert sorted(p.name for p in (tmp_path/'mine').iterdir()) == ['thesis.tex']
+
+
+def test_an_empty_output_dir_stays_empty_after_a_failure(tmp_path, small_tokenizer):
+    from azllm.core import AzllmError
+    (tmp_path/'run').mkdir()
+    with pytest.raises(AzllmError): run_inproc(_quick(tmp_path, small_tokenizer), 'seq_len=4096')
+    assert list((tmp_path/'run').iterdir()) == []
+
+
+def test_resume_compares_every_key_and_the_data(tmp_path, small_tokenizer):
+    from azllm.core import AzllmError
+    corpus = tmp_path/'corpus.txt'; corpus.write_text((DATA/'az_train.txt').read_text(encoding='utf-8'), encoding='utf-8')
+    cfg = _quick(tmp_path, small_tokenizer, train_data=[str(corpus)])
+    run_inproc(cfg)
+    for ov in ['grad_clip=0.5', 'doc_mask=true', 'phase=embeddings', f'base_tokenizer={small_tokenizer}']:
+        with pytest.raises(AzllmError, match=f"changes the run: .*{ov.split('=')[0]}: ") as e: run_inproc(cfg, 'max_steps=2', ov)
+        assert '\n' not in str(e.value)
+    corpus.write_text(corpus.read_text(encoding='utf-8')[::-1], encoding='utf-8')         # same path, other content
+    with pytest.raises(AzllmError, match="train_data: the files' content changed"): run_inproc(cfg, 'max_steps=2')
+
+
+def test_phase_change_with_resume_with_changes_is_one_line(tmp_path, small_tokenizer):
+    from azllm.core import AzllmError
+    cfg = _quick(tmp_path, small_tokenizer)
+    run_inproc(cfg)
+    try: run_inproc(cfg, 'max_steps=2', 'phase=embeddings', 'resume_with_changes=true')
+    except AzllmError as e: assert '\n' not in str(e) and 'phase' in str(e), str(e)
+
+
+@pytest.mark.slow
+def test_summary_is_complete_after_a_kill_between_the_last_commit_and_final(tmp_path, small_tokenizer):
+    cfg = _quick(tmp_path, small_tokenizer, max_steps=2, save_every=2)
+    kill_at('after_commit', cfg, tmp_path/'run')
+    run_inproc(cfg)
+    s = json.loads((tmp_path/'run'/'summary.json').read_text())
+    assert s['last'] is not None and s['last']['step'] == 2 and s['steps'] == 2
+
+
+_KILL_ON_OPEN = """
+import builtins, io, os, signal, sys
+name = sys.argv[1]
+real_open, real_os_open = builtins.open, os.open
+def die_if(path):
+    if name in os.path.basename(str(path)): os.kill(os.getpid(), signal.SIGKILL)
+def opener(file, mode='r', *a, **k):
+    f = real_open(file, mode, *a, **k)
+    if any(c in mode for c in 'wax+'): die_if(file)               # the file exists (truncated or created), nothing written yet
+    return f
+def os_opener(path, flags, *a, **k):
+    fd = real_os_open(path, flags, *a, **k)
+    if flags & (os.O_WRONLY | os.O_RDWR): die_if(path)
+    return fd
+builtins.open = io.open = opener; os.open = os_opener
+from azllm.cli import main
+sys.exit(main(['train', *sys.argv[2:]]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', ['.azllm-output.json', '.azllm.lock'])
+def test_killed_inside_the_marker_or_lock_write_resumes(tmp_path, small_tokenizer, name):
+    "SIGKILL at the instant the start-up opens the marker or the lock for writing; the next start must go on without a hand's help."
+    cfg = _quick(tmp_path, small_tokenizer)
+    run_inproc(cfg)                                                      # a run that exists: the second start rewrites/locks
+    for args in ([str(cfg), 'max_steps=2', 'resume_with_changes=true'],):
+        r = subprocess.run([sys.executable, '-c', _KILL_ON_OPEN, name, *args], capture_output=True, text=True, env=ENV)
+        assert r.returncode in (-signal.SIGKILL, 0), r.stderr[-2000:]
+    run_inproc(cfg, 'max_steps=3', 'resume_with_changes=true')
+    assert (tmp_path/'run'/'final').exists() and max(losses(tmp_path/'run')) == 3
+    fresh = _quick(tmp_path, small_tokenizer, 'fresh')                   # and on a fresh directory, killed at its first write
+    r = subprocess.run([sys.executable, '-c', _KILL_ON_OPEN, name, str(fresh)], capture_output=True, text=True, env=ENV)
+    assert r.returncode == -signal.SIGKILL, (r.returncode, r.stderr[-2000:])
+    run_inproc(fresh)
+    assert (tmp_path/'fresh'/'final').exists()

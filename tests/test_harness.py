@@ -1,5 +1,5 @@
 """lm-evaluation-harness on tiny models: the bundled Azerbaijani task set, one definition of bits per byte, failing fast, the eval stage's benchmarks."""
-import importlib.util, json, math, re, shutil, time
+import importlib.util, json, math, re, shutil
 from collections import Counter
 from pathlib import Path
 import pytest, torch
@@ -7,7 +7,7 @@ from conftest import DATA, ROOT
 
 pytest.importorskip('lm_eval')
 from azllm.core import AzllmError
-from azllm.harness import TASKS_DIR, load_tasks, run_tasks, harness_results, task_scores, read_mc, benchmark_table
+from azllm.harness import TASKS_DIR, load_tasks, run_tasks, harness_results, task_scores, read_task, benchmark_table
 
 SFT_FILES = sorted((DATA/'sft').glob('*.jsonl'))
 
@@ -41,69 +41,42 @@ def tiny():
 
 
 # ---------------------------------------------------------------------------------------------- the task set
+# (its contents, limits and floors: tests/test_tasks.py)
 def norm(s): return re.sub(r'\s+', ' ', re.sub(r'[^\w\s]', ' ', s.lower())).strip()
 def shingles(s, n=6): w = s.split(); return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
 
 
-def test_az_mc_questions():
-    mc = read_mc()
-    assert len(mc) >= 400 and mc['id'].is_unique
-    kinds = Counter(mc['kind'])
-    assert set(kinds) == {'reading', 'telecom', 'culture', 'grammar'} and min(kinds.values()) >= 30, kinds
-    assert (mc['source'] == 'handwritten').sum() >= 150
-    labels = Counter(mc['label'])
-    assert set(labels) == set('ABCD') and max(labels.values()) - min(labels.values()) <= 1, labels
-    assert all(Counter(mc['label'][:n]).most_common()[-1][1] >= n // 4 for n in (40, 100, 200))   # any prefix (`limit`) balanced
-    longest = sum((r.answer in (w := [i for i, c in enumerate(r.choices) if len(c) == max(map(len, r.choices))])) / len(w) for r in mc.itertuples())
-    assert longest / len(mc) < 0.30                                            # length gives little away (0.285 now)
-    for r in mc.itertuples():
-        assert len(r.choices) == 4 and len(set(r.choices)) == 4 and 'ABCD'[r.answer] == r.label
-        assert bool(r.passage) == (r.kind == 'reading')
+def test_read_task():
+    assert len(read_task('az_reading')) == 240 and set(read_task()['topic']) >= {'culture', 'science'}
+    assert read_task(TASKS_DIR/'az_grammar.jsonl').equals(read_task('az_grammar'))
 
 
 def test_no_question_from_the_sft_data():
+    "Not even the telecom recall task copies a user turn of the SFT data: it asks the SFT facts in words of its own."
     users = [norm(m['content']) for f in SFT_FILES for line in f.read_text(encoding='utf-8').splitlines()
              for m in json.loads(line)['messages'] if m['role'] == 'user']
     assert len(users) > 2000
     seen, runs = set(users), set().union(*map(shingles, users))
-    for r in read_mc().itertuples():
-        q = norm(r.question)
-        assert q not in seen, r.id
-        assert not (shingles(q) & runs), (r.id, r.question, shingles(q) & runs)
-
-
-def test_task_data_is_what_the_build_script_writes():
-    spec = importlib.util.spec_from_file_location('build_az_mc', DATA/'az_mc'/'build_az_mc.py')
-    b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)
-    rows = lambda p: [json.loads(l) for l in p.read_text(encoding='utf-8').splitlines()]
-    assert b.build_mc() == rows(TASKS_DIR/'az_mc.jsonl')                    # deterministic, and the file is up to date
-    assert b.build_text() == rows(TASKS_DIR/'az_text.jsonl')
-    assert len(b.read_handwritten()) >= 150
-
-
-def test_yaml_data_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
-    "As from an installed package: the task folder elsewhere, lm-eval run from a third directory."
-    from lm_eval.tasks import TaskManager
-    copy = shutil.copytree(TASKS_DIR, tmp_path/'site-packages'/'azllm'/'tasks')
-    monkeypatch.chdir(tmp_path)
-    task = TaskManager(include_path=str(copy), include_defaults=False).load(['az_mc'])['tasks']['az_mc']
-    assert task.config.dataset_kwargs['data_files']['test'] == str(copy/'az_mc.jsonl') and len(task.test_docs()) == len(read_mc())
+    for task in ('az_reading', 'az_knowledge', 'az_telecom_recall'):
+        for r in read_task(task).itertuples():
+            q = norm(r.question)
+            assert q not in seen, r.id
+            assert not (shingles(q) & runs), (r.id, r.question, shingles(q) & runs)
 
 
 # ---------------------------------------------------------------------------------------------- running tasks
 def test_bundled_tasks_on_a_tiny_model(tiny, tmp_path):
-    t0 = time.time()
-    scores = run_tasks(tiny['untrained'], tiny['tok'], ['az_mc', 'az_text_bpb'], limit={'az_mc': 24, 'az_text_bpb': 4}, raw_path=tmp_path/'raw.json')
-    assert sorted(scores) == ['az_mc', 'az_text_bpb'] and sorted(scores['az_mc']) == ['acc', 'acc_norm']
-    acc = scores['az_mc']['acc']
+    scores = run_tasks(tiny['untrained'], tiny['tok'], ['az_knowledge', 'az_text_bpb'], limit={'az_knowledge': 24, 'az_text_bpb': 4}, raw_path=tmp_path/'raw.json')
+    assert sorted(scores) == ['az_knowledge', 'az_text_bpb'] and sorted(scores['az_knowledge']) == ['acc', 'acc_norm']
+    acc = scores['az_knowledge']['acc']
     assert 0 <= acc['value'] <= 1 and 0 < acc['stderr'] < 0.2
     assert sorted(scores['az_text_bpb']) == ['bits_per_byte', 'byte_perplexity', 'word_perplexity']
     assert scores['az_text_bpb']['bits_per_byte']['stderr'] is None
     raw = json.loads((tmp_path/'raw.json').read_text())
-    assert raw['n-samples'] == {'az_mc': {'original': len(read_mc()), 'effective': 24}, 'az_text_bpb': {'original': 41, 'effective': 4}}
+    assert raw['n-samples'] == {'az_knowledge': {'original': len(read_task('az_knowledge')), 'effective': 24}, 'az_text_bpb': {'original': 41, 'effective': 4}}
     assert task_scores(raw) == scores
     assert benchmark_table({'m': scores}).shape == (5, 1)
-    assert tiny['untrained'].training is False and time.time() - t0 < 30
+    assert tiny['untrained'].training is False
 
 
 def test_an_adapter_on_its_base(tiny):
@@ -112,8 +85,8 @@ def test_an_adapter_on_its_base(tiny):
     # as an SFT run saves it: LoRA plus its own copy of the (tied) embeddings
     lora = get_peft_model(copy.deepcopy(tiny['untrained']), LoraConfig(r=4, target_modules=['q_proj', 'v_proj'], modules_to_save=['embed_tokens'],
                                                                         task_type='CAUSAL_LM'))
-    a = run_tasks(lora, tiny['tok'], ['az_mc'], limit=8)
-    b = run_tasks(tiny['untrained'], tiny['tok'], ['az_mc'], limit=8)
+    a = run_tasks(lora, tiny['tok'], ['az_reading'], limit=8)
+    b = run_tasks(tiny['untrained'], tiny['tok'], ['az_reading'], limit=8)
     assert a == b                                                              # a fresh adapter is zero: the same answers
 
 
@@ -132,10 +105,11 @@ def test_bits_per_byte_agree_with_azllm(tiny):
 # ---------------------------------------------------------------------------------------------- failing fast
 def test_unfetchable_or_unknown_task_fails_fast(monkeypatch):
     monkeypatch.setenv('HF_HUB_OFFLINE', '1')
-    t0 = time.time()
-    with pytest.raises(AzllmError, match=r"^task 'belebele_azj_Latn': its data cannot be fetched \(offline"): load_tasks(['az_mc', 'belebele_azj_Latn'])
-    with pytest.raises(AzllmError, match=r"^task 'az_mcq': no such lm-eval task"): load_tasks(['az_mcq'])
-    assert time.time() - t0 < 5
+    with pytest.raises(AzllmError, match=r"^task 'belebele_azj_Latn': its data cannot be fetched \(offline"): load_tasks(['az_grammar', 'belebele_azj_Latn'])
+    with pytest.raises(AzllmError, match=r"^task 'az_gramar': no such lm-eval task"): load_tasks(['az_gramar'])
+    # fast because nothing of lm-eval's ~15,000 task configs is indexed for a name none of them mentions (timing is not a test)
+    from azllm.harness import task_manager
+    assert set(task_manager(['az_gramar']).all_tasks) == set(task_manager(['az']).all_tasks)
 
 
 def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
@@ -145,18 +119,20 @@ def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
                                       valid_data=[str(DATA/'az_valid.txt')], max_docs=2, seq_len=64, prompts=[]) | kw)
     for bad in (dict(limit=0), dict(batch_size=0), dict(num_fewshot=-1)):
         with pytest.raises(ValueError): cfg(**bad)
-    out = run_eval(cfg(tasks=['az_mc'], limit=8, num_fewshot=1), progress=False)
+    out = run_eval(cfg(tasks=['az_knowledge'], limit=8, num_fewshot=1), progress=False)
     rep = json.loads((out/'report.json').read_text())
-    assert set(rep['benchmarks']['tiny']['az_mc']['acc']) == {'value', 'stderr'}
+    assert set(rep['benchmarks']['tiny']['az_knowledge']['acc']) == {'value', 'stderr'}
     raw = json.loads((out/'lm_eval_results.json').read_text())
-    assert raw['tiny']['n-shot']['az_mc'] == 1 and raw['tiny']['n-samples']['az_mc']['effective'] == 8
+    assert raw['tiny']['n-shot']['az_knowledge'] == 1 and raw['tiny']['n-samples']['az_knowledge']['effective'] == 8
     md = (out/'report.md').read_text(encoding='utf-8')
-    assert '## Benchmarks' in md and '](controls.png)' in md and 'az_mc acc' in md
+    assert '## Benchmarks' in md and '](controls.png)' in md and 'az_knowledge acc' in md
     twin = rep['controls']['floor_of']['tiny']                                  # the floor: an untrained twin, on the same 8 items
-    assert rep['controls']['scores']['az_mc']['acc'][twin]['n'] == 8 and twin in rep['floors'] and f'{twin}' in md
+    assert rep['controls']['scores']['az_knowledge']['acc'][twin]['n'] == 8 and twin in rep['floors'] and f'{twin}' in md
     assert [(p['a'], p['b']) for p in rep['controls']['pairs']] == [('tiny', twin)] * 2 and 'untrained twin' in md
     assert set(json.loads((out/'item_scores.json').read_text())) == {'tiny', twin}
     monkeypatch.setenv('HF_HUB_OFFLINE', '1')                                  # a Hub task offline: stops before any model loads
-    t0 = time.time()
+    import azllm.eval
+    loaded = []
+    monkeypatch.setattr(azllm.eval, 'evaluate_model', lambda *a, **k: loaded.append(a))
     with pytest.raises(AzllmError, match="task 'belebele_azj_Latn'"): run_eval(cfg(output_dir=str(tmp_path/'hub'), tasks=['belebele_azj_Latn']))
-    assert time.time() - t0 < 5 and not (tmp_path/'hub').exists()
+    assert loaded == [] and not (tmp_path/'hub').exists()

@@ -147,7 +147,10 @@ def test_override_on_eval_and_load_config(box):
 CPT = "stage: cpt\noutput_dir: runs/cpt\ntrain_data: [corpus.txt]\n"
 SFT = "stage: sft\noutput_dir: runs/sft\nmodel: preset:llama-tiny\ntrain_data: [chat.jsonl]\n"
 TRAIN_KEYS = ['micro_batch=0', 'grad_accum=0', 'seq_len=0', 'lr=-1', 'warmup_steps=-1', 'max_steps=-1', 'save_every=0',
-              'log_every=0', 'eval_every=-1', 'keep_last=0', 'lr_scheduler=bogus']
+              'log_every=0', 'eval_every=-1', 'keep_last=0', 'lr_scheduler=bogus',
+              # issue 23: values pydantic accepted and torch rejected (or trained to NaN), and a micro-batch that hangs
+              'lr=.inf', 'weight_decay=.inf', 'epochs=.inf', 'grad_clip=.inf', 'seed=-1', 'seed=99999999999999999999',
+              'micro_batch=1000000000000', 'grad_accum=1000000000000']
 
 
 def _training_config_case(box, text, override):
@@ -173,7 +176,10 @@ def test_training_key_bounds(box, stage, override):
 CORPORA = {'empty': (b'', 'empty'), 'binary': (b'\x89PNG\r\n\x1a\n\x00\x00\x00', 'binary'),
            'not-utf8': ('Bakı şəhəri'.encode('cp1254', errors='replace') + b'\xfd\xfe', 'not valid UTF-8'),
            'whitespace': (b'\n\n  \n', 'holds no text'),
-           'jsonl-no-field': (b'{"body": "salam"}\n', 'text'), 'jsonl-broken': (b'{"text": "salam"\n', 'not valid JSON')}
+           'jsonl-no-field': (b'{"body": "salam"}\n', 'text'), 'jsonl-broken': (b'{"text": "salam"\n', 'not valid JSON'),
+           # issue 23
+           'jsonl-scalar-rows': (b'5\nnull\n', 'not an object'), 'jsonl-list-row': (b'["salam"]\n', 'not an object'),
+           'invisible-only': ('\ufeff\u200b\u200b\n\u200d\u2060\n\ufeff\n'.encode(), 'holds no text')}
 
 
 @pytest.mark.parametrize('case', CORPORA)
@@ -282,7 +288,12 @@ CHATS = {'not-json': (b'hello\n', 'not valid JSON'), 'empty': (b'', 'holds no ex
          'bad-role': (b'{"messages": [{"role": "wizard", "content": "x"}]}\n', 'no assistant turn'),
          'no-assistant': (('{"messages": [%s]}\n' % TURN).encode(), 'no assistant turn'),
          'content-not-str': (b'{"messages": [{"role": "user", "content": 5}, {"role": "assistant", "content": "x"}]}\n', 'string values'),
-         'binary': (b'\x00\x01\x02\xff', 'NUL bytes'), 'not-utf8': (b'{"messages": "\xfd\xfe"}\n', 'not valid UTF-8')}
+         'binary': (b'\x00\x01\x02\xff', 'NUL bytes'), 'not-utf8': (b'{"messages": "\xfd\xfe"}\n', 'not valid UTF-8'),
+         # issue 23: Alpaca and ShareGPT fields of the wrong type
+         'alpaca-instruction-int': (b'{"instruction": 5, "output": "x"}\n', 'not a string'),
+         'alpaca-output-list': (b'{"instruction": "x", "output": ["y"]}\n', 'not a string'),
+         'sharegpt-conversations-int': (b'{"conversations": 5}\n', 'not a list'),
+         'sharegpt-value-list': (b'{"conversations": [{"from": "human", "value": ["x"]}, {"from": "gpt", "value": "y"}]}\n', 'not a string')}
 
 
 @pytest.mark.parametrize('case', CHATS)
@@ -310,6 +321,16 @@ CLI_FLAGS = {
     'unknown-flag': (['quickstart', '--fast'], 'unrecognized arguments'),
     'train-only-overrides': (['train', 'lr=1'], 'at least one CONFIG.yml'),
     'missing-required': (['tokenizer', 'train', '--corpus', 'corpus.txt'], 'required'),
+    # issue 23: counts and ports bounded where they are read, before any work or upload
+    'nproc-negative': (['train', 'run.yml', '--nproc', '-1'], '--nproc'),
+    'gpus-zero': (['train', 'run.yml', '--gpus', '0'], '--gpus'),
+    'master-port-huge': (['train', 'run.yml', '--master-port', '99999999'], '--master-port'),
+    'nnodes-zero': (['train', 'run.yml', '--nnodes', '0'], '--nnodes'),
+    'sagemaker-volume-negative': (['sagemaker', 'submit', 'run.yml', '--role', 'arn:aws:iam::1:role/x', '--output', 's3://b/p',
+                                   '--volume-gb', '-5'], '--volume-gb'),
+    'sagemaker-instances-zero': (['sagemaker', 'submit', 'run.yml', '--role', 'arn:aws:iam::1:role/x', '--output', 's3://b/p',
+                                  '--instance-count', '0'], '--instance-count'),
+    'memory-params-inf': (['memory', 'estimate', '--params', 'inf'], '--params'),
 }
 
 
@@ -375,3 +396,180 @@ def test_local_looking_model_never_goes_to_the_hub(box, spec):
     t0 = time.time()
     with pytest.raises(AzllmError, match='no such model directory'): load_model(spec)
     assert time.time() - t0 < 1
+
+
+# ==================================================================================== issue 23: the guarantees under attack
+# ------------------------------------------------------------------------------------------ ownership means ownership
+def test_a_user_file_inside_an_azllm_output_is_never_deleted(box):
+    rc, err = cli(*_tok('runs/tok')); assert rc == 0, err
+    (box/'runs'/'tok'/'NOTES.md').write_text('my notes on this tokenizer\n')
+    hostile(box, _tok('runs/tok'), 'NOTES.md', 'did not write')
+    assert (box/'runs'/'tok'/'NOTES.md').read_text() == 'my notes on this tokenizer\n'
+
+
+def test_a_copied_marker_does_not_hand_over_a_users_folder(box):
+    rc, err = cli(*_tok('runs/tok')); assert rc == 0, err
+    shutil.copy(box/'runs'/'tok'/'.azllm-output.json', box/'mine'/'.azllm-output.json')
+    hostile(box, _tok('mine'), 'thesis.tex')
+    assert (box/'mine'/'thesis.tex').read_text() == 'years of work\n'
+
+
+def test_fertility_plot_never_overwrites_a_users_image(box):
+    rc, err = cli(*_tok('runs/tok')); assert rc == 0, err
+    v = str(DATA/'az_valid.txt')
+    write(box, 'chart.png', b'\x89PNG\r\n\x1a\n my own chart')
+    hostile(box, ['fertility', '--tokenizer', 'runs/tok', '--text', v, '--plot', 'chart.png'], 'not written by azllm')
+    hostile(box, ['fertility', '--tokenizer', 'runs/tok', '--text', v, '--plot', 'no/such/folder/x.png'], 'does not exist')
+    for _ in range(2):                                                 # its own figure it may write again
+        rc, err = cli('fertility', '--tokenizer', 'runs/tok', '--text', v, '--plot', 'runs/f.png'); assert rc == 0, err
+
+
+# ---------------------------------------------------------------------------------------- values bounded where read
+def test_betas_and_nul_paths(box):
+    from azllm.cpt import CPTRun
+    with pytest.raises(AzllmError, match=r'betas\.0: Input should be less than 1'): load_config(write(box, 'run.yml', CPT), CPTRun, ['betas=[2, 3]'])
+    hostile(box, ['train', write(box, 'run.yml', CPT), 'output_dir="runs/a\\0b"'], 'NUL')
+    hostile(box, ['train', write(box, 'run.yml', CPT), 'checkpoint_dir=bogus://bucket/run'], 'unknown storage protocol')
+    os.remove(box/'run.yml')
+
+
+SFT_BAD = {'lm-head': ('target_modules=[lm_head]', 'not linear layers'), 'container': ('target_modules=[layers]', 'not linear layers'),
+           'nothing': ('target_modules=[]', 'target_modules is empty'), 'absurd-rank': ('lora_r=50000', 'lora_r 50000 is larger')}
+
+
+@pytest.mark.parametrize('case', SFT_BAD)
+def test_sft_target_modules_and_rank(box, chat_tok, case):
+    ov, needle = SFT_BAD[case]
+    lines = (DATA/'sft'/'valid.jsonl').read_text(encoding='utf-8').splitlines()[:8]
+    write(box, 'chat.jsonl', '\n'.join(lines) + '\n')
+    write(box, 'sft.yml', SFT + f'tokenizer: {chat_tok}\nmax_steps: 1\nseq_len: 128\nmicro_batch: 1\ntensorboard: false\n')
+    hostile(box, ['train', 'sft.yml', ov], needle)
+    os.remove(box/'chat.jsonl'); os.remove(box/'sft.yml')
+
+
+def test_text_named_parquet(box):
+    write(box, 'bad.parquet', 'just some words\n')
+    hostile(box, ['tokenizer', 'train', '--corpus', 'bad.parquet', '--vocab-size', 1000, '--out', 'runs/tok'], 'not a Parquet file')
+
+
+def test_a_line_without_newlines_is_read_in_pieces(tmp_path):
+    from azllm.data import read_documents, MAX_DOC_CHARS
+    p = tmp_path/'one-line.txt'
+    p.write_text(('kitablardan oxudum ' * 160_000).strip(), encoding='utf-8')          # ~3 MB, not one newline
+    docs = list(read_documents(p))
+    assert len(docs) >= 3 and max(map(len, docs)) <= MAX_DOC_CHARS
+    assert ' '.join(docs) == p.read_text(encoding='utf-8')                          # cut at spaces: no word is split
+
+
+def test_log_cut_mid_line_is_read(box):
+    from azllm.eval import read_losses
+    (box/'runs'/'r').mkdir()
+    (box/'runs'/'r'/'log.jsonl').write_text('{"step": 1, "loss": 3.0}\n{"step": 2, "loss": 2.5}\n{"step": 3, "lo')
+    assert read_losses(box/'runs'/'r')['train'] == [[1, 3.0], [2, 2.5]]
+    (box/'runs'/'r'/'log.jsonl').write_text('{"step": 1, "loss": 3.0}\nnot json\n{"step": 2, "loss": 2.5}\n')
+    with pytest.raises(AzllmError, match='log.jsonl:2: not valid JSON'): read_losses(box/'runs'/'r')
+
+
+@pytest.fixture(scope='module')
+def adapter_dir(tmp_path_factory, chat_tok):
+    "A tiny LoRA adapter with its base model saved beside it (base/), as an SFT run's final/ holds it."
+    from peft import LoraConfig, get_peft_model
+    from azllm.model import load_model
+    from azllm.tokenizer import load_tokenizer
+    d = tmp_path_factory.mktemp('adapter')/'final'
+    tok = load_tokenizer(str(chat_tok))
+    base = load_model('preset:llama-tiny', tok)
+    base.save_pretrained(d/'base'); tok.save_pretrained(d/'base')
+    get_peft_model(base, LoraConfig(r=2, target_modules=['q_proj'], task_type='CAUSAL_LM')).save_pretrained(d)
+    tok.save_pretrained(d)
+    return d
+
+
+def _copy_adapter(box, adapter_dir):
+    d = box/'adapter'; shutil.copytree(adapter_dir, d); return d
+
+
+def test_damaged_adapters(box, adapter_dir):
+    d = _copy_adapter(box, adapter_dir)
+    w = d/'adapter_model.safetensors'; w.write_bytes(w.read_bytes()[:len(w.read_bytes()) // 2])
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'cannot be read')
+    shutil.rmtree(d); d = _copy_adapter(box, adapter_dir)
+    (d/'adapter_config.json').write_text('[1, 2]')
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'not a peft adapter config')
+    shutil.rmtree(d)
+
+
+def test_sandboxed_chat_template(box, adapter_dir):
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    cfg = json.loads((d/'tokenizer_config.json').read_text())
+    cfg['chat_template'] = "{% generation %}{{ cycler.__init__.__globals__.os.popen('touch pwned').read() }}{% endgeneration %}"
+    (d/'tokenizer_config.json').write_text(json.dumps(cfg))
+    for f in d.glob('chat_template.*'): f.unlink()
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'chat template')
+    assert not (box/'pwned').exists()
+    shutil.rmtree(d)
+
+
+# ------------------------------------------------------------------------------------- a real full or read-only disk
+@pytest.fixture
+def tiny_disk(tmp_path):
+    "A real 3 MiB filesystem (tmpfs): writes past it fail with ENOSPC from the kernel, in every library."
+    d = tmp_path/'disk'; d.mkdir()
+    if os.geteuid() != 0: pytest.skip('mounting a tmpfs needs root')
+    r = subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', str(d)], capture_output=True, text=True)
+    if r.returncode: pytest.skip(f'this machine cannot mount a tmpfs: {r.stderr.strip()}')
+    try: yield d
+    finally: subprocess.run(['umount', '-l', str(d)])
+
+
+def fill(disk, leave=2048):
+    "Fill `disk` up to `leave` free bytes."
+    st = os.statvfs(disk)
+    free = st.f_bavail * st.f_frsize
+    with open(disk/'.filler', 'ab') as f: f.write(b'\0' * max(0, free - leave))
+
+
+def test_real_full_disk_tokenizer(box, tiny_disk):
+    fill(tiny_disk, 16 * 1024)
+    before = snapshot(box)
+    rc, err = cli(*_tok(tiny_disk/'tok'))
+    one_clear_error(rc, err, 'No space left on device')
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler'] and snapshot(box) == before
+
+
+def _cpt_on(box, small, **kw):
+    cfg = {**dict(stage='cpt', output_dir='runs/cpt', model='preset:llama-tiny', tokenizer=str(small), train_data=['corpus.txt'],
+                  seq_len=32, micro_batch=2, max_steps=1, save_every=1, warmup_steps=0, tensorboard=False), **kw}
+    import yaml
+    return write(box, 'cpt.yml', yaml.safe_dump(cfg))
+
+
+# (final/ on a disk turned read-only cannot be staged: Linux refuses to remount a filesystem with files open for writing, here log.jsonl)
+@pytest.mark.parametrize('how,where', [('full', 'checkpoint'), ('full', 'final'), ('read-only', 'checkpoint')])
+def test_real_full_or_read_only_disk_in_training(box, tiny_disk, small_tokenizer, monkeypatch, where, how):
+    "The disk fills up (or turns read-only) at the instant a checkpoint or final/ is written: one line, exit 2."
+    from azllm.trainer import Trainer
+    from azllm.cpt import CPTTask
+    if where == 'checkpoint': cfg = _cpt_on(box, small_tokenizer, checkpoint_dir=str(tiny_disk/'ck'))
+    else: cfg = _cpt_on(box, small_tokenizer, output_dir=str(tiny_disk/'run'), checkpoint_dir=str(box/'runs'/'ck'))
+    def break_disk():
+        if how == 'full': fill(tiny_disk)
+        else: subprocess.run(['mount', '-o', 'remount,ro', str(tiny_disk)], check=True)
+    target = (Trainer, 'save') if where == 'checkpoint' else (CPTTask, 'save_final')
+    real = getattr(*target)
+    def broken(*a, **k): break_disk(); return real(*a, **k)
+    monkeypatch.setattr(*target, broken)
+    rc, err = cli('train', cfg)
+    assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err    # (progress bars share stderr)
+    assert ('No space left on device' if how == 'full' else 'Read-only file system') in err.split('azllm: error:')[1].splitlines()[0], err
+    if how == 'read-only': subprocess.run(['mount', '-o', 'remount,rw', str(tiny_disk)], check=True)
+
+
+def test_a_dataset_name_without_the_hub_fails_fast(box, monkeypatch):
+    "No HF_HUB_OFFLINE, no route to the Hub: a dataset name fails in seconds, not after datasets' retries."
+    from azllm.data import read_documents
+    import datasets  # noqa: F401  (its import is not what is timed)
+    monkeypatch.delenv('HF_HUB_OFFLINE', raising=False); monkeypatch.setenv('HF_ENDPOINT', 'http://127.0.0.1:9')
+    t0 = time.time()
+    with pytest.raises(AzllmError, match='cannot be reached'): list(read_documents('azllm-test-no-such-org/no-such-dataset'))
+    assert time.time() - t0 < 5

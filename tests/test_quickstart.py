@@ -29,7 +29,7 @@ def test_outputs_record_no_doubled_or_temporary_path(qs):
     rep = json.loads((out/'report.json').read_text())
     assert Path(rep['sft']['adapter']) == out.resolve()/'sft'/'final'
     assert json.loads((out/'sft'/'final'/'adapter_config.json').read_text())['base_model_name_or_path'] == \
-        str(out.resolve()/'cpt'/'custom-tokenizer-phase2'/'final')
+        '../../cpt/custom-tokenizer-phase2/final'                                  # relative: the quickstart can move
     assert '## What next' in (out/'report.md').read_text()
 
 
@@ -53,19 +53,18 @@ def test_export_merge_and_adapter_copy_from_another_directory(qs):
 
 def test_the_report_shows_floors_intervals_and_paired_tests(qs):
     "Every model beside its untrained twin (one per tokenizer), every score with its interval, chance, and a paired test per pair."
-    from azllm.pipeline import QUICK_TASKS
     rep = json.loads((qs['out']/'report.json').read_text())
     c, models = rep['controls'], list(rep['bpb'])
     assert set(c['floor_of']) == set(models) and len(set(c['floor_of'].values())) == 2     # Llama 3 and custom tokenizer: two twins
     assert set(rep['floors']) == set(c['floor_of'].values())
-    assert set(c['scores']) == set(QUICK_TASKS)
+    assert set(c['scores']) == {'az_grammar', 'az_reading', 'az_knowledge', 'az_text_bpb', 'az_sft_gen'}   # the tag az: its three tasks
     for t, ms in c['scores'].items():
         for m, by in ms.items():
             assert set(by) == set(models) | set(c['floor_of'].values()), (t, m)
             assert all(s['low'] <= s['value'] <= s['high'] for s in by.values()), (t, m)
-    assert 0 < c['chance']['az_mc'] < 1
+    assert c['chance'] == {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
     tested = {(p['task'], p['a'], p['b']) for p in c['pairs']}
-    for t in QUICK_TASKS:
+    for t in c['scores']:
         assert all((t, m, c['floor_of'][m]) in tested for m in models)                       # each model against its floor
         assert all((t, a, b) in tested for i, a in enumerate(models) for b in models[i + 1:])  # and each pair of models
     assert all(p['sentence'] and p['within_noise'] == (p['low'] <= 0 <= p['high']) for p in c['pairs'])
@@ -73,3 +72,28 @@ def test_the_report_shows_floors_intervals_and_paired_tests(qs):
     assert 'untrained twin' in md and '95% interval' in md and '**Paired tests**' in md and 'floor_bits_per_byte' in md
     assert all(p['sentence'] in md for p in c['pairs'])
     assert (qs['out']/'eval'/'controls.png').is_file() and (qs['out']/'eval'/'item_scores.json').is_file()
+
+
+def test_what_next_commands_run_on_a_moved_quickstart(qs, monkeypatch, capsys):
+    "The report's first commands (chat, export, eval of its own outputs), as written, after the whole run directory moved."
+    import os, shlex, shutil
+    from conftest import ROOT
+    from azllm.cli import main
+    new = qs['root']/'moved'
+    (new/'runs').mkdir(parents=True)
+    for d in ('configs', 'data_samples'): os.symlink(ROOT/d, new/d)          # the repository root, where the commands run
+    shutil.move(qs['out'], new/'runs'/'qs')
+    try:
+        monkeypatch.chdir(new)
+        report = (new/'runs'/'qs'/'report.md').read_text()
+        block = re.search(r'## What next.*?```bash\n(.*?)```', report, re.S).group(1)
+        lines = block.strip().splitlines()
+        assert [shlex.split(l)[1] for l in lines] == ['chat', 'export', 'eval']
+        for line in lines:
+            argv = shlex.split(line)[1:]
+            argv += {'chat': ['--max-new-tokens', '4'], 'eval': ['max_new_tokens=4', 'max_docs=2']}.get(argv[0], [])
+            assert main(argv) == 0, (line, capsys.readouterr().err)
+        assert (new/'runs'/'qs-merged'/'model.safetensors').exists() and (new/'runs'/'qs-eval'/'report.md').exists()
+        stage1 = report.split('## Stage 1', 1)[1].split('## Stage 2', 1)[0]
+        assert '| llama3 |' in stage1 and '| base |' not in stage1            # "base" is the stage 2 model only
+    finally: shutil.move(new/'runs'/'qs', qs['out'])

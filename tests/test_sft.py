@@ -238,7 +238,8 @@ def test_run_writes_everything_and_loss_decreases(run):
     ac = json.loads((out/'adapter_config.json').read_text())
     assert ac['r'] == 16 and ac['lora_alpha'] == 32 and set(ac['target_modules']) == set(run['cfg'].target_modules)
     assert 'embed_tokens' in ac['modules_to_save'] and ac['ensure_weight_tying']       # tied: lm_head is embed_tokens
-    assert Path(ac['base_model_name_or_path']) == Path(run['cfg'].model).resolve()
+    assert ac['base_model_name_or_path'] == '../../base'                                 # the base lies in the run's tree: relative
+    assert (out/ac['base_model_name_or_path']).resolve() == Path(run['cfg'].model).resolve()
     assert SFTRun(output_dir='x', model='m', train_data='d').lr == 1e-4
 
 

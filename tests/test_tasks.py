@@ -1,0 +1,262 @@
+"""The bundled task set v2 (azllm/tasks): sizes and limits, no duplicates, no leak from the training data, and no way to
+score above chance without understanding: surface shortcuts and untrained models with each bundled tokenizer stay at chance."""
+import importlib.util, json, math, re, shutil, subprocess, sys
+from collections import Counter
+from pathlib import Path
+import pytest, torch
+from conftest import DATA, ROOT
+
+TASKS_DIR = ROOT/'azllm'/'tasks'
+HEADLINE = ('az_grammar', 'az_reading', 'az_knowledge')
+CHANCE = {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
+
+
+def rows(name): return [json.loads(l) for l in (TASKS_DIR/f'{name}.jsonl').read_text(encoding='utf-8').splitlines()]
+
+
+@pytest.fixture(scope='module')
+def builder():
+    "The build script as a module: its surface features, strategies and duplicate check are what the tests measure with."
+    spec = importlib.util.spec_from_file_location('build_tasks', DATA/'az_tasks'/'build_tasks.py')
+    b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)
+    return b
+
+
+@pytest.fixture(scope='module')
+def tasks(): return {n: rows(n) for n in (*HEADLINE, 'az_telecom_recall')}
+
+
+def two_se(chance, n): return 2 * math.sqrt(chance * (1 - chance) / n)
+
+
+# ---------------------------------------------------------------------------------------------- size and limits
+def test_headline_size_families_and_ids(tasks):
+    head = [it for n in HEADLINE for it in tasks[n]]
+    assert len(head) >= 1000
+    for n, items in tasks.items():
+        assert len({it['id'] for it in items}) == len(items), n
+        fam = Counter(it['family'] for it in items if n != 'az_telecom_recall')
+        assert not fam or max(fam.values()) <= 15, (n, fam.most_common(3))      # no template family over 15 items
+    g = tasks['az_grammar']
+    phen = Counter(it['phenomenon'] for it in g)
+    assert len(phen) >= 10 and max(phen.values()) <= 100, phen
+    r = tasks['az_reading']
+    assert len({it['passage'] for it in r}) >= 60 and len(r) >= 240
+    k = tasks['az_knowledge']
+    assert set(it['topic'] for it in k) == {'culture', 'geography', 'history', 'science', 'everyday'}
+
+
+def test_answer_positions_balanced(tasks):
+    for n, items in tasks.items():
+        k = len(items[0]['choices'])
+        c = Counter(it['answer'] for it in items)
+        assert set(c) == set(range(k)) and max(c.values()) - min(c.values()) <= 1, (n, c)
+        for m in (40, 100):                                                     # lm-eval's `limit` takes a prefix
+            assert min(Counter(it['answer'] for it in items[:m]).values()) >= m // k - 1, (n, m)
+
+
+def test_near_duplicate_definition_and_none_in_the_tasks(builder, tasks):
+    "Near duplicate: character 5-gram Jaccard >= 0.85 between two items' texts (a pair's sentences; a question and its options)."
+    a = dict(id='a', question='Azərbaycanın ən uzun çayı hansıdır?', choices=['Kür', 'Araz', 'Samur', 'Tərtər'])
+    b = dict(a, id='b', choices=['Tərtər', 'Kür', 'Araz', 'Samur'])              # the same item, options shuffled
+    c = dict(a, id='c', question='Azərbaycanın ən hündür dağı hansıdır?', choices=['Bazardüzü', 'Şahdağ', 'Tufandağ', 'Kəpəz'])
+    assert [x[:2] for x in builder.near_duplicates([a, b, c])] == [('a', 'b')]   # the check can fail
+    for n, items in tasks.items():
+        assert builder.near_duplicates(items) == [], n
+    texts = [builder.item_text(it) for n in HEADLINE for it in tasks[n]]
+    assert len(set(texts)) == len(texts)
+    sentences = [s for it in tasks['az_grammar'] for s in (it['good'], it['bad'])]
+    assert len(set(sentences)) == len(sentences)                                # no sentence in two pairs
+
+
+# ---------------------------------------------------------------------------------------------- grammar
+def test_grammar_pairs_differ_in_one_point(tasks):
+    for it in tasks['az_grammar']:
+        g, b = it['good'].split(), it['bad'].split()
+        assert it['choices'][it['answer']] == it['good'] and set(it['choices']) == {it['good'], it['bad']}
+        if sorted(g) == sorted(b):                                              # word order: the same words, two swapped
+            assert sum(x != y for x, y in zip(g, b)) == 2, it
+        else:                                                                   # one word form replaced by another
+            assert len(g) == len(b) and sum(x != y for x, y in zip(g, b)) == 1, it
+
+
+HIGH = {'a': 'ı', 'ı': 'ı', 'o': 'u', 'u': 'u', 'e': 'i', 'ə': 'i', 'i': 'i', 'ö': 'ü', 'ü': 'ü'}
+
+def harmonic_suffix(stem:str, suffix:str) -> bool:
+    "Whether a suffix's vowels follow Azerbaijani vowel harmony after `stem` (a/ə by backness; ı/i/u/ü by backness and rounding)."
+    prev = next((c for c in reversed(stem) if c in HIGH), None)
+    for c in suffix:
+        if c not in HIGH: continue
+        if prev is None or c in 'eoö': return False                    # no native suffix has e, o or ö
+        if c in 'aə' and (c == 'a') != (prev in 'aıou'): return False
+        if c in 'ıiuü' and c != HIGH[prev]: return False
+        prev = c
+    return True
+
+
+def test_grammar_uses_real_word_forms_only(tasks):
+    """No non-words (the old task's `çörəkı`): each word where the two sentences differ occurs in az_train.txt, or is the stem
+    it shares with its counterpart plus a suffix that obeys vowel harmony (the words both share come from the lexicons)."""
+    norm = lambda s: re.findall(r'\w+', s.replace('İ', 'i').replace('I', 'ı').lower())
+    assert not harmonic_suffix('çörək', 'ı') and harmonic_suffix('çörəy', 'i') and harmonic_suffix('oxuyur', 'am') and not harmonic_suffix('kitab', 'lər')
+    known = set(norm((DATA/'az_train.txt').read_text(encoding='utf-8')))
+    checked = 0
+    for it in tasks['az_grammar']:
+        g, b = norm(it['good']), norm(it['bad'])
+        if sorted(g) == sorted(b): continue                                    # word order: the same words
+        for x, y in [(x, y) for x, y in zip(g, b) if x != y] + [(y, x) for x, y in zip(g, b) if x != y]:
+            if x in known: continue
+            stem = next(x[:n] for n in range(len(x), 0, -1) if y.startswith(x[:n]) or n == 1)
+            assert len(stem) >= 2 and harmonic_suffix(stem, x[len(stem):]), (it['id'], x, y)
+            checked += 1
+    assert checked > 100
+
+
+def test_grammatical_sentence_is_longer_in_about_half(builder, tasks):
+    g = tasks['az_grammar']; n = len(g)
+    toks = builder.shortcut_tokenizers()
+    measures = {'bytes': lambda s: len(s.encode())} | {k: (lambda s, t=t: builder.n_tokens(t, s)) for k, t in toks.items()}
+    for name, f in measures.items():
+        longer = sum((f(it['good']) > f(it['bad'])) + 0.5 * (f(it['good']) == f(it['bad'])) for it in g) / n
+        assert abs(longer - 0.5) <= two_se(0.5, n), (name, longer)
+        strict = [f(it['good']) > f(it['bad']) for it in g if f(it['good']) != f(it['bad'])]
+        assert abs(sum(strict) / len(strict) - 0.5) <= two_se(0.5, len(strict)), (name, 'ties left out')
+
+
+# ---------------------------------------------------------------------------------------------- reading, knowledge
+def test_reading_options_all_come_from_the_passage(builder, tasks):
+    for it in tasks['az_reading']:
+        assert all(builder.mentions(it['passage'], c) for c in it['choices']), it['id']
+        assert not any(builder.mentions(it['question'], c) for c in it['choices']), it['id']
+    per = Counter(it['family'] for it in tasks['az_reading'])
+    assert min(per.values()) >= 4
+
+
+def test_knowledge_asks_each_fact_once_with_options_of_similar_length(tasks):
+    k = tasks['az_knowledge']
+    qs = [re.sub(r'\W+', ' ', it['question'].lower()).strip() for it in k]
+    assert len(set(qs)) == len(qs)
+    keys = Counter((it['question'], it['choices'][it['answer']]) for it in k)
+    assert max(keys.values()) == 1
+    ratio = sorted(max(map(len, it['choices'])) / min(map(len, it['choices'])) for it in k)
+    assert ratio[len(ratio) // 2] <= 1.6 and ratio[-1] <= 4, ratio[-5:]
+
+
+# ---------------------------------------------------------------------------------------------- no shortcut scores
+
+@pytest.mark.parametrize('task', HEADLINE)
+def test_surface_shortcuts_score_at_chance(builder, tasks, task):
+    items = tasks[task]
+    strategies = builder.GRAMMAR_STRATEGIES if task == 'az_grammar' else builder.STRATEGIES
+    total = Counter()
+    for it in items:
+        feats = [builder.option_features(o, it.get('passage', ''), it.get('question', '')) for o in it['choices']]
+        total.update(builder.strategy_credit(feats, it['answer'], strategies))
+    bound = two_se(CHANCE[task], len(items))
+    scores = {s: v / len(items) for s, v in total.items()}
+    assert set(scores) >= {'longest', 'shortest', 'fewest_tokens_llama3', 'fewest_tokens_az4k', 'most_frequent_words'}
+    for s, v in scores.items(): assert abs(v - CHANCE[task]) <= bound, (s, v, CHANCE[task], bound)
+
+
+# ---------------------------------------------------------------------------------------------- untrained models score at chance
+@pytest.fixture(scope='module')
+def floors():
+    "benchmarks/task_floors.py: scores every item as lm-eval's loglikelihood requests do, in process."
+    spec = importlib.util.spec_from_file_location('task_floors', ROOT/'benchmarks'/'task_floors.py')
+    f = importlib.util.module_from_spec(spec); spec.loader.exec_module(f); return f
+
+
+@pytest.fixture
+def one_thread():
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+def check_untrained(floors, builder, seeds, limit):
+    scores = floors.untrained_scores(seeds, limit, builder)
+    for tok, per in scores.items():
+        for task, by_seed in per.items():
+            n = len(rows(task)[:limit]); bound = two_se(CHANCE[task], n)
+            for seed, acc in by_seed.items(): assert abs(acc - CHANCE[task]) <= bound, (tok, task, seed, acc, CHANCE[task], bound)
+    return scores
+
+
+def test_untrained_model_scores_at_chance_on_a_prefix(floors, builder, one_thread):
+    "What `limit: 100` scores (each file is stored shuffled, so a prefix is a fair sample): an untrained model with each tokenizer."
+    scores = check_untrained(floors, builder, (0,), 100)
+    assert set(scores) == {'llama3', 'az4k'} and all(set(per) == set(HEADLINE) for per in scores.values())
+
+
+@pytest.mark.slow
+def test_untrained_model_scores_at_chance_on_every_item(floors, builder, one_thread):
+    check_untrained(floors, builder, (0, 1), None)
+
+
+def test_the_scorer_agrees_with_lm_eval(floors, builder, one_thread):
+    "The in-process scorer gives lm-eval's own accuracy on the same items (so the floors above are lm-eval's floors)."
+    pytest.importorskip('lm_eval')
+    from azllm.model import load_model
+    from azllm.harness import harness_results, task_scores
+    tok = builder.shortcut_tokenizers()['az4k']
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    theirs = task_scores(harness_results(model, tok, list(HEADLINE), limit=24, offline=True))
+    for t in HEADLINE:
+        items = rows(t)[:24]
+        assert floors.accuracy(floors.loglikelihoods(model, tok, t, items), items) == pytest.approx(theirs[t]['acc']['value']), t
+
+
+# ---------------------------------------------------------------------------------------------- no leak from the training data
+def eight_grams(text):
+    w = re.findall(r'\w+', text.replace('İ', 'i').replace('I', 'ı').lower()); return {tuple(w[i:i + 8]) for i in range(len(w) - 7)}
+
+
+def test_no_item_shares_an_8_gram_with_the_training_data(tasks):
+    train = eight_grams((DATA/'az_train.txt').read_text(encoding='utf-8'))
+    for f in sorted((DATA/'sft').glob('*.jsonl')):
+        for line in f.read_text(encoding='utf-8').splitlines():
+            for m in json.loads(line)['messages']: train |= eight_grams(m['content'])
+    assert len(train) > 50_000
+    for n in HEADLINE:
+        for it in tasks[n]:
+            text = ' '.join([it.get('passage', ''), it.get('question', ''), it.get('good', ''), it.get('bad', '')])
+            assert not eight_grams(text) & train, (n, it['id'], eight_grams(text) & train)
+
+
+# ---------------------------------------------------------------------------------------------- lm-eval loads and runs them
+def test_yaml_data_paths_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    "As from an installed package: the task folder elsewhere, lm-eval's task manager used from a third directory."
+    pytest.importorskip('lm_eval')
+    from lm_eval.tasks import TaskManager
+    copy = shutil.copytree(TASKS_DIR, tmp_path/'site-packages'/'azllm'/'tasks')
+    monkeypatch.chdir(tmp_path)
+    tm = TaskManager(include_path=str(copy), include_defaults=False)
+    assert sorted(tm.all_tags) == ['az'] and set(tm.all_subtasks) == {*HEADLINE, 'az_telecom_recall', 'az_text_bpb'}
+    loaded = tm.load(['az'])['tasks']
+    assert set(loaded) == set(HEADLINE)
+    for n, t in loaded.items():
+        assert t.config.dataset_kwargs['data_files']['test'] == str(copy/f'{n}.jsonl') and len(t.test_docs()) == len(rows(n))
+
+
+@pytest.mark.slow
+def test_task_data_is_what_the_build_script_writes(builder):
+    built = builder.build_all()
+    for name, data in built.items(): assert data == rows(name), name                 # deterministic, and the files are up to date
+
+
+@pytest.mark.slow
+def test_lm_eval_command_runs_the_headline_tag_from_another_directory(tmp_path):
+    pytest.importorskip('lm_eval')
+    from azllm.tokenizer import train_tokenizer
+    from azllm.data import read_documents
+    from azllm.model import load_model
+    tok = train_tokenizer(list(read_documents(DATA/'az_train.txt'))[:100], 1000, quiet=True)
+    load_model('preset:llama-tiny', tok).save_pretrained(tmp_path/'tiny'); tok.save_pretrained(tmp_path/'tiny')
+    (tmp_path/'elsewhere').mkdir()
+    lm_eval = Path(sys.executable).parent/'lm_eval'
+    r = subprocess.run([str(lm_eval), '--model', 'hf', '--model_args', f'pretrained={tmp_path/"tiny"}', '--include_path', str(TASKS_DIR),
+                        '--tasks', 'az', '--limit', '4', '--output_path', str(tmp_path/'out')],
+                       capture_output=True, text=True, cwd=tmp_path/'elsewhere', env={'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'PATH': '/usr/bin:/bin'})
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads(next((tmp_path/'out').rglob('results_*.json')).read_text())
+    assert set(HEADLINE) <= set(res['results']) and all(res['n-samples'][n]['effective'] == 4 for n in HEADLINE)
