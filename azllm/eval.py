@@ -439,7 +439,7 @@ BENCH_NOTE = ("lm-evaluation-harness tasks. Each score comes with its 95% interv
               "in length. **acc**: share of items whose correct option has the highest log-likelihood (**acc_norm**: per byte of "
               "the option). **bits_per_byte**: each document scored alone (lower is better; it stands for the task's perplexities, "
               "which rank models the same way). Models are compared on the same items by a paired bootstrap (and McNemar's exact "
-              "test for right/wrong items): a difference whose interval holds zero is **within noise**. lm-eval's raw results: "
+              "test for right/wrong items): a difference whose interval holds zero, or that McNemar's test does not confirm, is **within noise**; of twenty tests of differences that are noise, about one still passes, so read a lone one with care. lm-eval's raw results: "
               "`lm_eval_results.json`; every item's score, per model and floor: `item_scores.json`.")
 
 FLOOR_NOTE = "**floor_bits_per_byte**: the same text scored by the model's untrained twin (same shape and tokenizer, random weights)."

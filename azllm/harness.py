@@ -20,7 +20,7 @@ from .core import AzllmError, write_json
 __all__ = ['TASKS_DIR', 'CHANCE', 'read_task', 'task_manager', 'task_names', 'hub_reachable', 'hub_offline', 'load_tasks',
            'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
            'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
-           'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls']
+           'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls']
 
 # %% ../nbs/41_harness.ipynb #bd9ed4ea
 TASKS_DIR = Path(azllm.__file__).resolve().parent/'tasks'   # the bundled task set (tag `az`: az_grammar, az_reading, az_knowledge)
@@ -382,6 +382,12 @@ def primary_metrics(metrics) -> list[str]:
 
 def _lower_better(metric:str) -> bool: return metric.split(',')[0] in ('bits_per_byte',) + _SAME_AS_BPB or 'perplexity' in metric or 'rep' in metric
 
+def within_noise(r:dict, # from `paired_test`
+                 level:float=0.95, # the interval's coverage
+                ) -> bool:
+    "Whether a paired difference is noise: its bootstrap interval holds zero, or (right/wrong items) McNemar's exact test does not reject."
+    return r['low'] <= 0 <= r['high'] or r.get('p_mcnemar', 0) > 1 - level
+
 def pair_sentence(task:str, metric:str, a:str, b:str, # the task, metric and the two models
                   r:dict, # from `paired_test`
                   higher_is_better:bool=True, # direction of the metric
@@ -390,6 +396,8 @@ def pair_sentence(task:str, metric:str, a:str, b:str, # the task, metric and the
     "One plain sentence on a paired difference: who is better, by how much, or that it is within noise."
     ci = f"{r['diff']:+.3g} ({level:.0%} interval {r['low']:+.3g} to {r['high']:+.3g}, p = {r['p']:.2g}, {r['n']} items)"
     if r['low'] <= 0 <= r['high']: return f"{task} {metric}: {a} − {b} = {ci}: within noise, these items cannot tell {a} from {b}."
+    if within_noise(r, level): return (f"{task} {metric}: {a} − {b} = {ci}: the bootstrap interval leaves out zero but McNemar's exact test "
+                                       f"does not (p = {r['p_mcnemar']:.2g}): within noise, these items cannot tell {a} from {b}.")
     better = (r['diff'] > 0) == higher_is_better
     return f"{task} {metric}: {a} − {b} = {ci}: {a} is {'better' if better else 'worse'} than {b}."
 
@@ -418,7 +426,7 @@ def controls(items:dict, # name -> `item_scores` of each model and each floor
                 if a not in ms[m] or b not in ms[m]: continue
                 r = paired_test(items[a][t][m], items[b][t][m], m, n_boot, seed, level)
                 tests.append(dict(task=t, metric=m, a=a, b=b, floor=b in floors, **r, higher_is_better=up(t, m),
-                                  within_noise=r['low'] <= 0 <= r['high'], sentence=pair_sentence(t, m, a, b, r, up(t, m), level)))
+                                  within_noise=within_noise(r, level), sentence=pair_sentence(t, m, a, b, r, up(t, m), level)))
     return dict(scores=scores, floor_of=dict(floor_of), chance=dict(chance or {}), pairs=tests,
                 higher_is_better={t: {m: up(t, m) for m in ms} for t, ms in scores.items()}, level=level, n_boot=n_boot, seed=seed)
 
