@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/eval.html.md"""
 
 # %% ../nbs/40_eval.ipynb #eaf191e7
 from __future__ import annotations
-import contextlib, json, os, re, shutil, tempfile, time
+import contextlib, copy, hashlib, json, os, re, shutil, tempfile, time
 from pathlib import Path
 from typing import Literal, Optional, Union
 import pandas as pd
@@ -23,14 +23,16 @@ from .runtime import Runtime, validate
 from .tokenizer import has_tokenizer
 from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
-from .harness import load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks
+from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
+                           pairs_table, plot_controls)
 
 
 # %% auto #0
-__all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents', 'resolve_model',
-           'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat', 'evaluate_model', 'plot_bpb',
-           'tokenizer_groups', 'plot_fertility', 'read_losses', 'plot_losses', 'write_report', 'eval_table',
-           'generations_table', 'eval_sections', 'eval_data', 'run_eval']
+__all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents',
+           'resolve_model', 'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat', 'twin_spec',
+           'untrained_twin', 'evaluate_model', 'score_floors', 'eval_controls', 'plot_bpb', 'tokenizer_groups',
+           'plot_fertility', 'read_losses', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table',
+           'generations_table', 'controls_sections', 'eval_sections', 'eval_data', 'item_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -72,6 +74,8 @@ class EvalRun(Config):
     num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
     limit: Optional[Union[PositiveInt, dict[str, PositiveInt]]] = None  # first N documents of each task, or {task: N}
     batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
+    floors: bool = True                          # also score an untrained twin (same shape and tokenizer, random weights) of each model as its floor
+    seed: int = 0                                # of the twins' random weights and of the bootstrap
 
     @field_validator('models')
     @classmethod
@@ -217,6 +221,28 @@ def use_chat(chat:bool|str, # True, False or 'auto'
     if chat and not tok.chat_template: raise AzllmError(f"model {name!r}: chat is on but its tokenizer has no chat template")
     return bool(chat)
 
+# %% ../nbs/40_eval.ipynb #d9bdbf26
+_SHAPE = ('model_type', 'vocab_size', 'hidden_size', 'intermediate_size', 'num_hidden_layers', 'num_attention_heads',
+          'num_key_value_heads', 'head_dim', 'tie_word_embeddings', 'max_position_embeddings')
+
+def twin_spec(model, tok, # a loaded model (a PeftModel too) and its tokenizer
+             ) -> dict:
+    "What an untrained twin of `model` shares with it: the config (its shape, without weights) and the tokenizer; `key` names the pair."
+    base = model.get_base_model() if isinstance(model, PeftModel) else model
+    cfg = copy.deepcopy(base.config)
+    shape = {k: getattr(cfg, k, None) for k in _SHAPE}
+    key = hashlib.sha256(tok.backend_tokenizer.to_str().encode() + json.dumps(shape, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return dict(key=key, config=cfg, tok=tok, shape=shape)
+
+def untrained_twin(config, # a transformers config (from `twin_spec`)
+                   seed:int=0, # of the random weights
+                  ):
+    "A causal LM of this config with fresh random weights (transformers' own init), seeded; the global random state is left as it was."
+    from transformers import AutoModelForCausalLM
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return AutoModelForCausalLM.from_config(copy.deepcopy(config)).eval()
+
 # %% ../nbs/40_eval.ipynb #bebf1791
 def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                    valid, # held-out text: documents (list of str) or corpus path(s)
@@ -244,14 +270,51 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     res['chat'] = use_chat(chat, tok, src, name)
     res['generations'] = {p: generate(model, tok, p, chat=res['chat'], max_new_tokens=max_new_tokens) for p in prompts or []}
-    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, batch_size) if tasks else None
+    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, batch_size, log_samples=True) if tasks else None
     res['benchmarks'] = task_scores(res['harness']) if tasks else {}
+    res.update(split_samples(res['harness']), _twin=twin_spec(model, tok))   # per-item scores for the controls; what a floor shares with it
     res['seconds'] = time.perf_counter() - t0
     return res
 
-# %% ../nbs/40_eval.ipynb #d593f21e
-_COLORS = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3', '#937860', '#da8bc3', '#8c8c8c']
+# %% ../nbs/40_eval.ipynb #2524f0e8
+def score_floors(results:dict, # model -> `evaluate_model` result (each gets `floor`: the name of its twin)
+                 docs:list[str], # the held-out documents the models were scored on
+                 seq_len:int=512, micro_batch:int=4, max_windows:int|None=None, # as for the models
+                 tasks:list[str]|None=None, num_fewshot:int|None=None, limit:int|dict|None=None, batch_size:int=8, # as for the models
+                 seed:int=0, # of the twins' random weights
+                 progress:bool=False, # print one line per twin
+                ) -> dict:
+    "Score one untrained twin per distinct (tokenizer, shape) among the models, on the same text and tasks: {twin name: result}."
+    groups = {}
+    for n, r in results.items(): groups.setdefault(r['_twin']['key'], []).append(n)
+    floors = {}
+    for names in groups.values():
+        t0, spec = time.perf_counter(), results[names[0]]['_twin']
+        name = f'untrained twin of {names[0]}' + (f' (+{len(names) - 1})' if len(names) > 1 else '')
+        model = untrained_twin(spec['config'], seed)
+        f = floors[name] = dict(name=name, of=names, seed=seed, shape=spec['shape'], tokenizer=results[names[0]]['tokenizer'],
+                                **score_text(model, spec['tok'], docs, seq_len, micro_batch, max_windows))
+        f['harness'] = harness_results(model, spec['tok'], tasks, num_fewshot, limit, batch_size, log_samples=True) if tasks else None
+        f.update(benchmarks=task_scores(f['harness']) if tasks else {}, **split_samples(f['harness']), seconds=time.perf_counter() - t0)
+        del model
+        for n in names: results[n]['floor'] = name
+        if progress: print0(f"{name}: {f['bpb']:.4f} bits/byte{_headline(f['benchmarks'])} ({f['seconds']:.1f} s)")
+    return floors
 
+def eval_controls(results:dict, # model -> `evaluate_model` result, with `floor` set (`score_floors`)
+                  floors:dict, # from `score_floors`
+                  seed:int=0, # of the bootstrap
+                 ) -> dict:
+    "Intervals, floors, chance and paired tests of the models' lm-eval scores (`azllm.harness.controls`)."
+    allr = {**results, **floors}
+    hib, chance = {}, {}
+    for r in allr.values():
+        for t, ms in (r.get('higher_is_better') or {}).items(): hib.setdefault(t, {}).update(ms)
+        chance.update(r.get('chance') or {})
+    return controls({n: r['items'] for n, r in allr.items() if r.get('items')}, {n: r['floor'] for n, r in results.items() if r.get('floor')},
+                    hib, chance, seed=seed)
+
+# %% ../nbs/40_eval.ipynb #d593f21e
 def plot_bpb(bpb:dict, # model -> bits per byte
              path:str|Path|None=None, # save the figure here (PNG) if given
             ):
@@ -259,7 +322,7 @@ def plot_bpb(bpb:dict, # model -> bits per byte
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(max(4, 1.3 * len(bpb) + 1.5), 3))
     fig.set_label('bpb')
-    bars = ax.bar(list(bpb), list(bpb.values()), color=[_COLORS[i % len(_COLORS)] for i in range(len(bpb))])
+    bars = ax.bar(list(bpb), list(bpb.values()), color=[COLORS[i % len(COLORS)] for i in range(len(bpb))])
     ax.bar_label(bars, fmt='%.3f'); ax.set_ylabel('bits per byte'); ax.tick_params(axis='x', labelsize=8)
     ax.set_title('Held-out text: bits per byte (lower is better)', fontsize=10); ax.margins(y=0.15)
     fig.tight_layout()
@@ -283,7 +346,7 @@ def plot_fertility(fertility:dict, # model -> `fertility_stats`
     fig, axs = plt.subplots(1, 2, figsize=(max(6, 2.2 * len(g) + 2), 3))
     fig.set_label('fertility')
     for ax, col, title in zip(axs, ['fertility', 'bytes_per_token'], ['tokens per word (lower is better)', 'bytes per token']):
-        bars = ax.bar(labels, [v[col] for v in g.values()], color=[_COLORS[i % len(_COLORS)] for i in range(len(g))])
+        bars = ax.bar(labels, [v[col] for v in g.values()], color=[COLORS[i % len(COLORS)] for i in range(len(g))])
         ax.bar_label(bars, fmt='%.2f'); ax.set_title(title, fontsize=10); ax.tick_params(axis='x', labelsize=8); ax.margins(y=0.15)
     fig.tight_layout()
     if path: fig.savefig(path, dpi=80)
@@ -369,21 +432,40 @@ BPB_NOTE = ("**Bits per byte** is the models' negative log-likelihood of the hel
             "every model pays for the same bytes whatever its tokenizer, so this is the column to compare. Loss per token and "
             "perplexity average over tokens, which differ in size between tokenizers: compare them only between models that share one.")
 
-BENCH_NOTE = ("lm-evaluation-harness tasks, value ± standard error. **acc**: share of questions whose correct option has the "
-              "highest log-likelihood (**acc_norm**: per byte of the option); with four options, guessing scores 0.25 (az_reading, "
-              "az_knowledge, belebele; 0.5 on az_grammar's pairs). The standard error is that of a mean over the questions: two models differ only when their scores "
-              "differ by more than about twice the root of their squared errors summed. **bits_per_byte**, **byte_perplexity**, "
-              "**word_perplexity**: each document scored alone (lower is better); corpus-level ratios, so no standard error. "
-              "lm-eval's raw results: `lm_eval_results.json`.")
+BENCH_NOTE = ("lm-evaluation-harness tasks. Each score comes with its 95% interval (percentile bootstrap over the items) and its "
+              "**floor**: the score of an untrained twin, a model of the same shape and tokenizer with random weights (seeded), "
+              "scored on the same items. A model has learnt something a task measures only where it beats its floor; for "
+              "multiple choice, **chance** (the mean of 1 / options) is shown too, and a floor can sit above it when options differ "
+              "in length. **acc**: share of items whose correct option has the highest log-likelihood (**acc_norm**: per byte of "
+              "the option). **bits_per_byte**: each document scored alone (lower is better; it stands for the task's perplexities, "
+              "which rank models the same way). Models are compared on the same items by a paired bootstrap (and McNemar's exact "
+              "test for right/wrong items): a difference whose interval holds zero, or that McNemar's test does not confirm, is **within noise**; of twenty tests of differences that are noise, about one still passes, so read a lone one with care. lm-eval's raw results: "
+              "`lm_eval_results.json`; every item's score, per model and floor: `item_scores.json`.")
+
+FLOOR_NOTE = "**floor_bits_per_byte**: the same text scored by the model's untrained twin (same shape and tokenizer, random weights)."
+
 
 def _cell(s:str) -> str: return (s.replace('|', '\\|').replace('\n', '<br>') or '*(empty)*')
 
 def eval_table(results:dict, # model -> `evaluate_model` result
+               floors:dict|None=None, # from `score_floors`: adds each model's floor_bits_per_byte
               ) -> pd.DataFrame:
-    "One row per model: bits per byte, perplexity, loss per token, what was scored, and its tokenizer's size and fertility."
-    return pd.DataFrame([dict(model=n, bits_per_byte=r['bpb'], perplexity=r['perplexity'], loss_per_token=r['loss'], tokens=r['tokens'],
+    "One row per model: bits per byte (and its untrained twin's), perplexity, loss per token, what was scored, and its tokenizer's size and fertility."
+    fl = lambda r: {'floor_bits_per_byte': floors[r['floor']]['bpb']} if floors and r.get('floor') in floors else {}
+    return pd.DataFrame([dict(model=n, bits_per_byte=r['bpb'], **fl(r), perplexity=r['perplexity'], loss_per_token=r['loss'], tokens=r['tokens'],
                               bytes=r['bytes'], vocab_size=r['fertility']['vocab_size'], fertility=r['fertility']['fertility'])
                          for n, r in results.items()]).set_index('model')
+
+def task_generations_table(results:dict, # model -> `evaluate_model` result
+                           task:str, # a generate_until task
+                           n:int=3, # items shown
+                          ) -> pd.DataFrame:
+    "The first `n` items of a generation task: question, reference answer and every model's output (markdown-safe)."
+    prompts = next(r['prompts'][task] for r in results.values() if task in r.get('prompts', {}))
+    ids = sorted(prompts)[:n]
+    cols = {'question': [_cell(prompts[i]['question']) for i in ids], 'reference': [_cell(prompts[i]['reference']) for i in ids]}
+    cols |= {m: [_cell(r['outputs'].get(task, {}).get(i, '')) for i in ids] for m, r in results.items()}
+    return pd.DataFrame(cols, index=pd.Index(ids, name='item'))
 
 def generations_table(results:dict, # model -> `evaluate_model` result
                      ) -> pd.DataFrame:
@@ -392,13 +474,23 @@ def generations_table(results:dict, # model -> `evaluate_model` result
     cols = {f"{n} ({'chat' if r['chat'] else 'text'})": [_cell(r['generations'].get(p, '')) for p in prompts] for n, r in results.items()}
     return pd.DataFrame(cols, index=pd.Index([_cell(p) for p in prompts], name='prompt'))
 
+def controls_sections(ctl:dict, # from `eval_controls`
+                     ) -> list:
+    "The report's benchmark content: scores beside floors and chance, the paired tests in words and as tables, the plot."
+    said = [f"- {p['sentence']}" for p in ctl['pairs']]
+    return [BENCH_NOTE, controls_table(ctl), '**Paired tests** (each model against its floor, then each pair of models):', '\n'.join(said),
+            pairs_table(ctl, floors=True), pairs_table(ctl), plot_controls(ctl)]
+
 def eval_sections(results:dict, # model -> `evaluate_model` result
                   runs:dict|None=None, # label -> run directory or `read_losses` curves
+                  floors:dict|None=None, # from `score_floors`
+                  ctl:dict|None=None, # from `eval_controls`
                  ) -> dict:
     "The evaluation's report sections, {heading: content}, for `write_report`."
     fert = pd.DataFrame.from_dict(tokenizer_groups({n: r['fertility'] for n, r in results.items()}), orient='index')
     fert.index.name = 'tokenizer (models)'
-    sec = {'Bits per byte': [BPB_NOTE, eval_table(results), plot_bpb({n: r['bpb'] for n, r in results.items()})],
+    sec = {'Bits per byte': [BPB_NOTE + (' ' + FLOOR_NOTE if floors else ''), eval_table(results, floors),
+                             plot_bpb({n: r['bpb'] for n, r in results.items()} | {n: f['bpb'] for n, f in (floors or {}).items()})],
            'Tokenizers': ['Measured on the same held-out documents: tokens per whitespace word (fertility), share of words cut into '
                           'more than one token, and UTF-8 bytes per token.',
                           fert[['vocab_size', 'fertility', 'continued_words', 'bytes_per_token', 'words_in_128k']],
@@ -408,13 +500,18 @@ def eval_sections(results:dict, # model -> `evaluate_model` result
                               '*text*: the model continued the prompt as plain text.', generations_table(results)]
     if any(r.get('benchmarks') for r in results.values()):
         bench = {n: r['benchmarks'] for n, r in results.items()}
-        sec['Benchmarks'] = [BENCH_NOTE, benchmark_table(bench), plot_benchmarks(bench)]
+        sec['Benchmarks'] = controls_sections(ctl) if ctl and ctl['scores'] else [BENCH_NOTE, benchmark_table(bench), plot_benchmarks(bench)]
+        for t in dict.fromkeys(t for r in results.values() for t in r.get('outputs', {})):
+            sec[f'Generation task: {t}'] = [f"The first items of `{t}`: the question, the reference answer and each model's greedy "
+                                            "output (every output in `item_scores.json`). Scores above.", task_generations_table(results, t)]
     if runs: sec['Training curves'] = ['Loss per token of each run (train; valid where recorded). Per-token losses compare '
                                        'runs that share a tokenizer only.', plot_losses(runs)]
     return sec
 
 def eval_data(results:dict, # model -> `evaluate_model` result
               runs:dict|None=None, # label -> run directory or `read_losses` curves
+              floors:dict|None=None, # from `score_floors`
+              ctl:dict|None=None, # from `eval_controls`
              ) -> dict:
     "The figures of report.json: bpb, perplexity, fertility, generations, benchmarks (stable keys), validation, runs, seconds."
     prompts = list(dict.fromkeys(p for r in results.values() for p in r['generations']))
@@ -425,7 +522,16 @@ def eval_data(results:dict, # model -> `evaluate_model` result
                             for n, r in results.items()},
                 runs={k: v if isinstance(v, dict) else read_losses(v) for k, v in (runs or {}).items()},
                 seconds={n: r['seconds'] for n, r in results.items()},
-                **({'benchmarks': {n: r['benchmarks'] for n, r in results.items()}} if any(r.get('benchmarks') for r in results.values()) else {}))
+                **({'benchmarks': {n: r['benchmarks'] for n, r in results.items()}} if any(r.get('benchmarks') for r in results.values()) else {}),
+                **({'floors': {n: {k: f[k] for k in ('of', 'seed', 'shape', 'tokenizer', 'bpb', 'perplexity', 'loss', 'benchmarks')}
+                               for n, f in floors.items()}} if floors else {}),
+                **({'controls': ctl} if ctl else {}))
+
+def item_data(results:dict, # model -> `evaluate_model` result
+              floors:dict|None=None, # from `score_floors`
+             ) -> dict:
+    "Every item's score and every generated text, per model and floor (`item_scores.json`): what the intervals and tests were computed from."
+    return {n: dict(items=r.get('items', {}), outputs=r.get('outputs', {})) for n, r in {**results, **(floors or {})}.items()}
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
 def _headline(benchmarks:dict) -> str:
@@ -460,13 +566,18 @@ def run_eval(cfg:EvalRun, # the run config
                                              tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, batch_size=cfg.batch_size)
         if progress: print0(f"{m.name}: {r['bpb']:.4f} bits/byte, perplexity {r['perplexity']:.2f}, "
                             f"fertility {r['fertility']['fertility']:.2f}{_headline(r['benchmarks'])} ({r['seconds']:.1f} s)")
+    floors = score_floors(results, docs, cfg.seq_len, cfg.micro_batch, cfg.max_windows, cfg.tasks, cfg.num_fewshot, cfg.limit,
+                          cfg.batch_size, cfg.seed, progress) if cfg.floors else {}
+    ctl = eval_controls(results, floors, cfg.seed) if cfg.tasks else None
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"
              + (f" (at most {cfg.max_windows} per model)" if cfg.max_windows else '') + f"; generations up to {cfg.max_new_tokens} new tokens."
              + _bench_intro(cfg))
     with atomic_dir(cfg.output_dir, 'eval', cfg.overwrite) as tmp:
-        write_report(tmp, eval_sections(results, curves), dict(eval_data(results, curves), config=cfg.model_dump(mode='json')),
+        write_report(tmp, eval_sections(results, curves, floors, ctl), dict(eval_data(results, curves, floors, ctl), config=cfg.model_dump(mode='json')),
                      title='azllm evaluation report', intro=intro)
-        if cfg.tasks: write_json({n: r['harness'] for n, r in results.items()}, Path(tmp)/'lm_eval_results.json')   # lm-eval's own, per model
+        if cfg.tasks:
+            write_json({n: r['harness'] for n, r in {**results, **floors}.items()}, Path(tmp)/'lm_eval_results.json')   # lm-eval's own, per model
+            write_json(item_data(results, floors), Path(tmp)/'item_scores.json')
         save_config(cfg, Path(tmp)/'azllm_config.yml')
     return Path(cfg.output_dir)

@@ -153,7 +153,7 @@ def sft_vs_dpo(rep:dict, # the report after the DPO and evaluation stages
     return df, data
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
-QUICK_TASKS = {'az': 100, 'az_text_bpb': 8}   # lm-eval tasks of the quickstart -> documents scored (100 items of each `az` task, 8 documents)
+QUICK_TASKS = {'az': 100, 'az_text_bpb': 8, 'az_sft_gen': 24}   # lm-eval tasks of the quickstart -> items scored (100 of each `az` task, documents, chat answers)
 
 def eval_step(out:Path, # run directory
               rep:dict, # the report so far (gets `bpb`, `perplexity`, `generations`, `benchmarks`, `_sections`)
@@ -164,8 +164,9 @@ def eval_step(out:Path, # run directory
               tasks:dict|None=None, # lm-eval task -> documents to score (default `QUICK_TASKS`; {} for none)
              ):
     "BPB, perplexity and fertility of every model on the whole validation text, side-by-side generations, and the bundled benchmarks."
-    from azllm.eval import evaluate_model, eval_sections, eval_data, write_report, eval_table, generations_table, AZ_PROMPTS
-    from azllm.harness import benchmark_table
+    from azllm.eval import (evaluate_model, eval_sections, eval_data, write_report, eval_table, generations_table, AZ_PROMPTS,
+                            valid_documents, score_floors, eval_controls, item_data)
+    from azllm.harness import controls_table, pairs_table
     tasks = dict(QUICK_TASKS if tasks is None else tasks)
     try: import lm_eval
     except ImportError: tasks = {}                                     # lm-evaluation-harness is optional: azllm[harness]
@@ -176,24 +177,31 @@ def eval_step(out:Path, # run directory
     results = {n: evaluate_model(p, valid, adapter=a, name=n, seq_len=TINY['seq_len'], max_new_tokens=max_new_tokens,
                                  prompts=prompts or AZ_PROMPTS, tasks=list(tasks), limit=tasks)
                for n, (p, a) in models.items()}
+    floors = score_floors(results, valid_documents(valid), seq_len=TINY['seq_len'], tasks=list(tasks), limit=tasks)
+    ctl = eval_controls(results, floors) if tasks else None
     curves = {n: out/'cpt'/n for n in runs} | ({'sft': out/'sft'} if 'sft' in rep else {})
-    data = eval_data(results, curves)
-    write_report(out/'eval', eval_sections(results, curves), data=data, title='azllm quickstart: evaluation')
-    rep.update(bpb=data['bpb'], perplexity=data['perplexity'], generations=data['generations'])
-    if tasks: rep['benchmarks'] = data['benchmarks']
-    bench = ([f"Benchmarks (lm-evaluation-harness, the bundled Azerbaijani tasks: "
-              f"{', '.join(f'first {n} documents of {t}' for t, n in tasks.items())}), value ± standard error. "
-              "These tiny models know next to nothing: expect the az tasks near **chance** (0.5 on az_grammar's pairs, 0.25 on "
-              "the four-option az_reading and az_knowledge; with 100 items the standard error is about 0.05 and 0.04, so scores "
-              "within twice that of chance cannot be told from guessing). A CPT model may land above chance on az_grammar first: "
-              "preferring the grammatical sentence is the first thing a model of Azerbaijani text learns, long before facts. "
-              "az_text_bpb's bits per byte scores each document alone (lower is better). "
-              "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for what the metrics mean.",
-              md_table(benchmark_table(data['benchmarks']))] if tasks else
+    data = eval_data(results, curves, floors, ctl)
+    write_report(out/'eval', eval_sections(results, curves, floors, ctl), data=data, title='azllm quickstart: evaluation')
+    if tasks: write_json(item_data(results, floors), out/'eval'/'item_scores.json')
+    rep.update(bpb=data['bpb'], perplexity=data['perplexity'], generations=data['generations'], floors=data['floors'])
+    if tasks: rep.update(benchmarks=data['benchmarks'], controls=ctl)
+    named = lambda t: 'each task of the tag az' if t == 'az' else t
+    bench = ([f"Benchmarks (lm-evaluation-harness, the bundled tasks: {', '.join(f'first {n} items of {named(t)}' for t, n in tasks.items())}). "
+              "Every score with its 95% interval (bootstrap over the items) beside its **floor**, the same task scored by an "
+              "untrained twin of the model (same shape and tokenizer, random weights), and chance for multiple choice (0.5 on "
+              "az_grammar's pairs, 0.25 on the four-option az_reading and az_knowledge). Tiny models trained for a few dozen steps "
+              "on a CPU: where a score's interval overlaps its floor's, the model has not shown that it learnt what the task "
+              "measures. A CPT model may beat its floor on az_grammar first: preferring the grammatical sentence is the first thing "
+              "a model of Azerbaijani text learns, long before facts. `az_sft_gen` is the chat task: answers to held-out SFT "
+              "questions, chrF against the reference (higher is better) and the share of repeated 4-grams (rep4, lower is better). "
+              "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for the method.",
+              md_table(controls_table(ctl)), '**Paired tests**: each model against its floor, then each pair of models.',
+              '\n'.join(f"- {p['sentence']}" for p in ctl['pairs']), '![scores, intervals and floors](eval/controls.png)'] if tasks else
              ["Benchmarks skipped: lm-evaluation-harness is not installed (`pip install 'azllm[harness]'`)."])
     rep.setdefault('_sections', {})['Stage 4: evaluation'] = '\n\n'.join([
-        'Bits per byte on the whole validation text (every UTF-8 byte counted once, whatever the tokenizer):',
-        md_table(eval_table(results)), 'Greedy generations (tiny models on a CPU: expect babble, not answers):',
+        'Bits per byte on the whole validation text (every UTF-8 byte counted once, whatever the tokenizer), beside each model\'s '
+        'untrained twin (floor_bits_per_byte):',
+        md_table(eval_table(results, floors)), 'Greedy generations (tiny models on a CPU: expect babble, not answers):',
         md_table(generations_table(results)), *bench, 'Plots, tokenizer table and training curves: [eval/report.md](eval/report.md).'])
 
 # %% ../nbs/50_pipeline.ipynb #e938a833

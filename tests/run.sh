@@ -4,7 +4,8 @@
 #   2. nbdev-test runs every notebook (cells flagged gpu/multigpu are skipped on CPU)
 #   3. every notebook runs top to bottom in a Jupyter kernel started in nbs/, as JupyterLab's Run All does
 #      (every cell, `#| eval: false` ones too; no error, hang or warning; outputs discarded)
-#   4. the offline docs render (README.md from nbs/index.ipynb + HTML pages), and README.md is up to date
+#   4. the home page re-executed (its figures come from benchmarks/results/ at test time, never from stale stored outputs),
+#      the offline docs render (README.md from nbs/index.ipynb + HTML pages), and both are up to date
 #   5. pytest: the command-line contract, bad inputs, the rendered pages in headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,11 +36,13 @@ nbdev-test --n-workers "${NBDEV_WORKERS:-2}" --timing
 echo "== 3/5 notebooks in a Jupyter kernel"
 python tools/run_notebooks.py --jobs "${NOTEBOOK_JOBS:-2}"
 
-echo "== 4/5 offline docs"
+echo "== 4/5 home page re-executed, offline docs"
 before=$(snapshot)
+(cd nbs && jupyter nbconvert --to notebook --execute --inplace index.ipynb --log-level WARN)
+nbdev-clean --fname nbs/index.ipynb
 python tools/render_docs.py
 if [ "$before" != "$(snapshot)" ]; then
-  echo "FAIL: README.md is out of date with nbs/index.ipynb; run python tools/render_docs.py and commit it:"
+  echo "FAIL: nbs/index.ipynb's outputs or README.md are out of date with benchmarks/results/; run (cd nbs && jupyter nbconvert --to notebook --execute --inplace index.ipynb), nbdev-clean, python tools/render_docs.py and commit:"
   git status --porcelain; exit 1
 fi
 

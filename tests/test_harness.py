@@ -1,5 +1,5 @@
 """lm-evaluation-harness on tiny models: the bundled Azerbaijani task set, one definition of bits per byte, failing fast, the eval stage's benchmarks."""
-import importlib.util, json, math, re, shutil, time
+import importlib.util, json, math, re, shutil
 from collections import Counter
 from pathlib import Path
 import pytest, torch
@@ -66,7 +66,6 @@ def test_no_question_from_the_sft_data():
 
 # ---------------------------------------------------------------------------------------------- running tasks
 def test_bundled_tasks_on_a_tiny_model(tiny, tmp_path):
-    t0 = time.time()
     scores = run_tasks(tiny['untrained'], tiny['tok'], ['az_knowledge', 'az_text_bpb'], limit={'az_knowledge': 24, 'az_text_bpb': 4}, raw_path=tmp_path/'raw.json')
     assert sorted(scores) == ['az_knowledge', 'az_text_bpb'] and sorted(scores['az_knowledge']) == ['acc', 'acc_norm']
     acc = scores['az_knowledge']['acc']
@@ -77,7 +76,7 @@ def test_bundled_tasks_on_a_tiny_model(tiny, tmp_path):
     assert raw['n-samples'] == {'az_knowledge': {'original': len(read_task('az_knowledge')), 'effective': 24}, 'az_text_bpb': {'original': 41, 'effective': 4}}
     assert task_scores(raw) == scores
     assert benchmark_table({'m': scores}).shape == (5, 1)
-    assert tiny['untrained'].training is False and time.time() - t0 < 30
+    assert tiny['untrained'].training is False
 
 
 def test_an_adapter_on_its_base(tiny):
@@ -106,10 +105,11 @@ def test_bits_per_byte_agree_with_azllm(tiny):
 # ---------------------------------------------------------------------------------------------- failing fast
 def test_unfetchable_or_unknown_task_fails_fast(monkeypatch):
     monkeypatch.setenv('HF_HUB_OFFLINE', '1')
-    t0 = time.time()
     with pytest.raises(AzllmError, match=r"^task 'belebele_azj_Latn': its data cannot be fetched \(offline"): load_tasks(['az_grammar', 'belebele_azj_Latn'])
     with pytest.raises(AzllmError, match=r"^task 'az_gramar': no such lm-eval task"): load_tasks(['az_gramar'])
-    assert time.time() - t0 < 5
+    # fast because nothing of lm-eval's ~15,000 task configs is indexed for a name none of them mentions (timing is not a test)
+    from azllm.harness import task_manager
+    assert set(task_manager(['az_gramar']).all_tasks) == set(task_manager(['az']).all_tasks)
 
 
 def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
@@ -125,8 +125,14 @@ def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
     raw = json.loads((out/'lm_eval_results.json').read_text())
     assert raw['tiny']['n-shot']['az_knowledge'] == 1 and raw['tiny']['n-samples']['az_knowledge']['effective'] == 8
     md = (out/'report.md').read_text(encoding='utf-8')
-    assert '## Benchmarks' in md and '](benchmarks.png)' in md and 'az_knowledge acc' in md
+    assert '## Benchmarks' in md and '](controls.png)' in md and 'az_knowledge acc' in md
+    twin = rep['controls']['floor_of']['tiny']                                  # the floor: an untrained twin, on the same 8 items
+    assert rep['controls']['scores']['az_knowledge']['acc'][twin]['n'] == 8 and twin in rep['floors'] and f'{twin}' in md
+    assert [(p['a'], p['b']) for p in rep['controls']['pairs']] == [('tiny', twin)] * 2 and 'untrained twin' in md
+    assert set(json.loads((out/'item_scores.json').read_text())) == {'tiny', twin}
     monkeypatch.setenv('HF_HUB_OFFLINE', '1')                                  # a Hub task offline: stops before any model loads
-    t0 = time.time()
+    import azllm.eval
+    loaded = []
+    monkeypatch.setattr(azllm.eval, 'evaluate_model', lambda *a, **k: loaded.append(a))
     with pytest.raises(AzllmError, match="task 'belebele_azj_Latn'"): run_eval(cfg(output_dir=str(tmp_path/'hub'), tasks=['belebele_azj_Latn']))
-    assert time.time() - t0 < 5 and not (tmp_path/'hub').exists()
+    assert loaded == [] and not (tmp_path/'hub').exists()

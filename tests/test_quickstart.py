@@ -51,6 +51,29 @@ def test_export_merge_and_adapter_copy_from_another_directory(qs):
     assert (qs['elsewhere']/'adapter'/'adapter_config.json').exists() and (qs['elsewhere']/'adapter'/'tokenizer.json').exists()
 
 
+def test_the_report_shows_floors_intervals_and_paired_tests(qs):
+    "Every model beside its untrained twin (one per tokenizer), every score with its interval, chance, and a paired test per pair."
+    rep = json.loads((qs['out']/'report.json').read_text())
+    c, models = rep['controls'], list(rep['bpb'])
+    assert set(c['floor_of']) == set(models) and len(set(c['floor_of'].values())) == 2     # Llama 3 and custom tokenizer: two twins
+    assert set(rep['floors']) == set(c['floor_of'].values())
+    assert set(c['scores']) == {'az_grammar', 'az_reading', 'az_knowledge', 'az_text_bpb', 'az_sft_gen'}   # the tag az: its three tasks
+    for t, ms in c['scores'].items():
+        for m, by in ms.items():
+            assert set(by) == set(models) | set(c['floor_of'].values()), (t, m)
+            assert all(s['low'] <= s['value'] <= s['high'] for s in by.values()), (t, m)
+    assert c['chance'] == {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
+    tested = {(p['task'], p['a'], p['b']) for p in c['pairs']}
+    for t in c['scores']:
+        assert all((t, m, c['floor_of'][m]) in tested for m in models)                       # each model against its floor
+        assert all((t, a, b) in tested for i, a in enumerate(models) for b in models[i + 1:])  # and each pair of models
+    assert all(p['sentence'] and p['within_noise'] == (p['low'] <= 0 <= p['high'] or p.get('p_mcnemar', 0) > 0.05) for p in c['pairs'])
+    md = (qs['out']/'report.md').read_text()
+    assert 'untrained twin' in md and '95% interval' in md and '**Paired tests**' in md and 'floor_bits_per_byte' in md
+    assert all(p['sentence'] in md for p in c['pairs'])
+    assert (qs['out']/'eval'/'controls.png').is_file() and (qs['out']/'eval'/'item_scores.json').is_file()
+
+
 def test_what_next_commands_run_on_a_moved_quickstart(qs, monkeypatch, capsys):
     "The report's first commands (chat, export, eval of its own outputs), as written, after the whole run directory moved."
     import os, shlex, shutil

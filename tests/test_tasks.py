@@ -231,7 +231,9 @@ def test_yaml_data_paths_do_not_depend_on_the_working_directory(tmp_path, monkey
     copy = shutil.copytree(TASKS_DIR, tmp_path/'site-packages'/'azllm'/'tasks')
     monkeypatch.chdir(tmp_path)
     tm = TaskManager(include_path=str(copy), include_defaults=False)
-    assert sorted(tm.all_tags) == ['az'] and set(tm.all_subtasks) == {*HEADLINE, 'az_telecom_recall', 'az_text_bpb'}
+    assert sorted(tm.all_tags) == ['az'] and set(tm.all_subtasks) == {*HEADLINE, 'az_telecom_recall', 'az_text_bpb', 'az_sft_gen'}
+    gen = tm.load(['az_sft_gen'])['tasks']['az_sft_gen']                      # the generation task finds its data through sft_gen.py
+    assert gen.config.dataset_kwargs['data_files']['test'] == str(copy/'az_sft_gen.jsonl')
     loaded = tm.load(['az'])['tasks']
     assert set(loaded) == set(HEADLINE)
     for n, t in loaded.items():

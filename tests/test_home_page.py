@@ -1,0 +1,40 @@
+"""The home page (nbs/index.ipynb, rendered to README.md) types no figure into its prose: every number comes from a
+results file under benchmarks/results/ through a code cell, which tests/run.sh re-executes before checking README.md."""
+import json, re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Names and settings that contain digits but are not measurements.
+ALLOWED = ['Llama 3.2 1B', 'Llama 3.2', 'Llama 3', 'Python 3.10+', 'context 2048', 'Stage 1', 'Stage 2', 'Stage 3',
+           'CC BY 4.0', 'Apache-2.0', 'UTF-8', 'exit code 2']
+NUMBER = re.compile(r'(?<![A-Za-z0-9_])\d(?:[\d,.]*\d)?(?![A-Za-z0-9_])')
+
+
+def prose_numbers(markdown:str) -> list[str]:
+    "Numbers in markdown prose, outside code blocks, inline code, link targets and the allowed names."
+    text = re.sub(r'```.*?```', ' ', markdown, flags=re.S)       # fenced code: commands and diagrams
+    text = re.sub(r'`[^`]*`', ' ', text)                         # inline code: commands, paths, keys
+    text = re.sub(r'\]\([^)]*\)', ']', text)                     # link targets
+    for a in sorted(ALLOWED, key=len, reverse=True): text = text.replace(a, ' ')
+    return NUMBER.findall(text)
+
+
+def test_the_scanner_finds_typed_figures():
+    assert prose_numbers("SFT runs at 4968 tok/s, **2.66×** TRL's; 3 minutes on a 2-core CPU") == ['4968', '2.66', '3', '2']
+    assert prose_numbers("Llama 3.2 1B, `--steps 60`, [x](https://a/b1.html), H200, FSDP2, bf16, 6N\n```bash\nazllm train 8\n```") == []
+
+
+def test_no_figure_is_typed_into_the_home_page():
+    nb = json.loads((ROOT/'nbs'/'index.ipynb').read_text(encoding='utf-8'))
+    typed = {i: n for i, c in enumerate(nb['cells']) if c['cell_type'] == 'markdown' if (n := prose_numbers(''.join(c['source'])))}
+    assert not typed, f"figures typed into nbs/index.ipynb's markdown (render them from benchmarks/results/ instead): {typed}"
+
+
+def test_every_results_file_the_home_page_reads_exists_and_says_how_it_was_made():
+    nb = json.loads((ROOT/'nbs'/'index.ipynb').read_text(encoding='utf-8'))
+    code = '\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code')
+    files = sorted(set(re.findall(r"benchmarks/results/([\w.-]+\.json)", code)))
+    assert 'quickstart_cpu.json' in files and 'sft_throughput_h200.json' in files
+    for f in files:
+        d = json.loads((ROOT/'benchmarks'/'results'/f).read_text())
+        assert d.get('command') or d.get('source'), f"{f}: no command (or source) that made it"

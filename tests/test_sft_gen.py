@@ -1,0 +1,31 @@
+"""az_sft_gen, the generation task on the held-out SFT questions: its data is up to date with valid.jsonl and holds no
+training question; its scores are chrF and the repeated-4-gram rate."""
+import importlib.util, json, random
+from pathlib import Path
+from azllm.harness import TASKS_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _builder():
+    spec = importlib.util.spec_from_file_location('build_az_sft_gen', ROOT/'data_samples'/'sft'/'build_az_sft_gen.py')
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    return m
+
+
+def test_the_task_data_is_the_held_out_split_shuffled_and_up_to_date():
+    rows = _builder().items()
+    random.Random(0).shuffle(rows)
+    got = [json.loads(l) for l in (TASKS_DIR/'az_sft_gen.jsonl').read_text(encoding='utf-8').splitlines()]
+    assert got == rows and len(got) == len((ROOT/'data_samples'/'sft'/'valid.jsonl').read_text(encoding='utf-8').splitlines())
+    train = {json.loads(l)['messages'][-2]['content'].strip() for l in (ROOT/'data_samples'/'sft'/'train.jsonl').read_text(encoding='utf-8').splitlines()}
+    assert not train & {r['question'] for r in got}
+
+
+def test_scores_are_chrf_and_repetition():
+    from azllm.tasks.sft_gen import process_results, repetition_rate
+    ref = 'Tarifinizi *150# kodu ilə dəyişə bilərsiniz.'
+    same, loop = process_results({'answer': ref}, [ref]), process_results({'answer': ref}, ['salam salam salam salam salam salam'])
+    assert abs(same['chrf'] - 100) < 1e-9 and same['rep4'] == 0
+    assert loop['chrf'] < 10 and abs(loop['rep4'] - 2 / 3) < 1e-9      # 3 four-grams, all the same: 2 repeat the first
+    assert repetition_rate('') == 0.0
