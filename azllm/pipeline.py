@@ -295,7 +295,8 @@ def _report_md(rep:dict) -> str:
 
 # %% ../nbs/50_pipeline.ipynb #8669d9ea
 SMALL = dict(custom_sizes=(1000, 4000), extend_sizes=(1000,), eval_docs=2, prompts=['Balansımı necə yoxlaya bilərəm?'],
-             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2, dpo_steps=2)   # `--small`: every stage, a minute
+             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2, dpo_steps=2,
+             tasks={'az': 20, 'az_text_bpb': 2, 'az_sft_gen': 4})   # `--small`: every stage and every task, in a few minutes
 
 def _timed(timings:dict, name:str, bar):
     "Context: time a step into `timings[name]` and advance the stage bar."
@@ -321,6 +322,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
                eval_docs:int|None=None, # evaluate on the first N validation documents only (None: all)
                prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)
                max_new_tokens:int=32, # generation length
+               tasks:dict|None=None, # lm-eval task -> items to score (None: `QUICK_TASKS`)
                overwrite:bool=False, # replace `out` even if it is not an earlier quickstart
                **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps, dpo_steps
               ) -> Path:
@@ -358,7 +360,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
             rep.setdefault('_sections', {})['Stage 3b: DPO'] = dpo_section(rep['dpo'])
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
-                eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts)
+                eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts, tasks)
             if 'dpo' in rep:
                 table, rep['sft_vs_dpo'] = sft_vs_dpo(rep)
                 rep['_sections']['SFT and DPO compared'] = '\n\n'.join([
