@@ -138,15 +138,26 @@ def as_llama_cpp_reads(gtok, # a tokenizer from `AutoTokenizer.from_pretrained(d
     gtok._tokenizer = Tokenizer.from_str(json.dumps(state))
     return gtok
 
+def _gguf_tensor(gguf_path, name:str) -> torch.Tensor|None:
+    "One float tensor of a GGUF file by its GGUF name, or None."
+    # transformers' own header reader (5.x) skips the vocabulary, which gguf's GGUFReader parses into Python objects:
+    # on a 128k-token file that is about 20 s of CPU per read, and the loader already reads the file three times
+    try: from transformers.integrations.gguf.reader import GgufHeader, load_gguf_state_dict
+    except ImportError:
+        from gguf import GGUFReader
+        t = next((t for t in GGUFReader(str(gguf_path)).tensors if t.name == name), None)
+        return None if t is None else torch.from_numpy(np.array(t.data, dtype=np.float32))
+    h = GgufHeader.from_file(str(gguf_path))
+    return load_gguf_state_dict(h)[name][...].float() if name in h.ggml_types else None
+
 def as_llama_cpp_rope(gmodel, # a model from `AutoModelForCausalLM.from_pretrained(dir, gguf_file=...)`
                       gguf_path:str|Path, # the file it was read from
                      ):
     "The GGUF model with the file's `rope_freqs` applied as llama.cpp applies them (each RoPE frequency divided by its entry)."
-    from gguf import GGUFReader
-    t = next((t for t in GGUFReader(str(gguf_path)).tensors if t.name == 'rope_freqs.weight'), None)
-    if t is None: return gmodel
+    f = _gguf_tensor(gguf_path, 'rope_freqs.weight')
+    if f is None: return gmodel
     rot = gmodel.model.rotary_emb
-    rot.inv_freq = rot.inv_freq / torch.from_numpy(np.array(t.data, dtype=np.float32)).to(rot.inv_freq)
+    rot.inv_freq = rot.inv_freq / f.to(rot.inv_freq)
     return gmodel
 
 TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95)}   # max |Δlogit| / max |logit|, greedy agreement
@@ -175,9 +186,10 @@ def round_trip(model, tok, # the merged model and its tokenizer
     tol = TOLERANCE[quant]
     out = dict(quant=quant, documents=len(texts), tokens_scored=int(n), ids_identical=sum(ids_same), max_abs_logit_diff=max_diff,
                max_abs_logit=max_logit, rel_logit_diff=max_diff / max(max_logit, 1e-12), top1_agreement=agree / max(n, 1),
-               special_ids={k: list(v) for k, v in specials.items()}, tolerance=tol)
+               special_ids={k: list(v) for k, v in specials.items()}, chat_template_identical=gtok.chat_template == tok.chat_template,
+               tolerance=tol)
     out['ok'] = bool(all(ids_same) and all(x == y for x, y in specials.values()) and out['rel_logit_diff'] <= tol['rel_logit']
-                     and out['top1_agreement'] >= tol['top1'])
+                     and out['top1_agreement'] >= tol['top1'] and out['chat_template_identical'])
     return out
 
 # %% ../nbs/34_gguf.ipynb #70af4600
@@ -210,5 +222,5 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
             raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): ids identical on {rep['ids_identical']} of "
                              f"{rep['documents']} documents, special ids {rep['special_ids']}, max logit difference "
                              f"{rep['rel_logit_diff']:.2%} of the largest logit (allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement "
-                             f"{rep['top1_agreement']:.1%}")
+                             f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}")
     return Path(out)/f'model-{quant}.gguf'

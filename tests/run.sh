@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README says and CI (.ci/run) runs it:
 #   1. the notebooks and the package agree: nbdev-export and nbdev-clean change nothing
-#   2. nbdev-test runs every notebook (cells flagged gpu/multigpu are skipped on CPU)
-#   3. every notebook runs top to bottom in a Jupyter kernel started in nbs/, as JupyterLab's Run All does
+#   2. every notebook runs top to bottom in a Jupyter kernel started in nbs/, as JupyterLab's Run All does
 #      (every cell, `#| eval: false` ones too; no error, hang or warning; outputs discarded)
+#   3. nbdev-test, on the notebooks where it runs fewer cells than step 2 (it skips `#| eval: false` and the
+#      `tst_flags` cells); on every other notebook it would run the very cells step 2 just ran
 #   4. the home page re-executed (its figures come from benchmarks/results/ at test time, never from stale stored outputs),
 #      the offline docs render (README.md from nbs/index.ipynb + HTML pages), and both are up to date
 #   5. pytest: the command-line contract, bad inputs, the rendered pages in headless Chromium
@@ -30,11 +31,12 @@ if [ "$before" != "$(snapshot)" ]; then
   git status --porcelain; exit 1
 fi
 
-echo "== 2/5 nbdev-test"
-nbdev-test --n-workers "${NBDEV_WORKERS:-2}" --timing
-
-echo "== 3/5 notebooks in a Jupyter kernel"
+echo "== 2/5 notebooks in a Jupyter kernel"
 python tools/run_notebooks.py --jobs "${NOTEBOOK_JOBS:-2}"
+
+echo "== 3/5 nbdev-test where it skips cells"
+skips=$(python tools/run_notebooks.py --nbdev-skips | paste -sd'|')
+if [ -n "$skips" ]; then nbdev-test --n-workers "${NBDEV_WORKERS:-2}" --timing --file-re "^($skips)$"; fi
 
 echo "== 4/5 home page re-executed, offline docs"
 before=$(snapshot)

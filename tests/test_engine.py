@@ -105,17 +105,24 @@ def kill_at(point, cfg, run):
     assert not (run/'final').exists()
 
 
+KILL_RUN = dict(max_steps=6, save_every=2, keep_last=1, grad_accum=1)
+
+@pytest.fixture(scope='module')
+def uninterrupted(tmp_path_factory, small_tokenizer):
+    "The losses of the run below when nothing kills it: one reference for every kill point."
+    full = tmp_path_factory.mktemp('full')/'run'
+    launch(sys.executable, '-m', 'azllm.cli', 'train', write_cfg(full.parent/'full.yml', small_tokenizer, full, **KILL_RUN))
+    return losses(full)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize('point', ['after_shards', 'before_sidecar', 'before_commit', 'after_commit', 'after_prune'])
-def test_killed_at_every_point_of_a_save_resumes_exactly(tmp_path, small_tokenizer, point):
-    full = tmp_path/'full'
-    kw = dict(max_steps=6, save_every=2, keep_last=1, grad_accum=1)
-    launch(sys.executable, '-m', 'azllm.cli', 'train', write_cfg(tmp_path/'full.yml', small_tokenizer, full, **kw))
+def test_killed_at_every_point_of_a_save_resumes_exactly(tmp_path, small_tokenizer, uninterrupted, point):
     run = tmp_path/'killed'
-    cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, run, **kw)
+    cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, run, **KILL_RUN)
     kill_at(point, cfg, run)
     launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)      # no hand's help: resume: auto
-    again, want = losses(run), losses(full)
+    again, want = losses(run), uninterrupted
     assert sorted(again) == list(range(1, 7))
     for s in want: assert again[s] == pytest.approx(want[s], rel=TOL), (point, s)
     left = sorted(p.name for p in (run/'checkpoints').iterdir())

@@ -33,23 +33,22 @@ def merged(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize('quant', QUANTS)
-@pytest.mark.parametrize('which', ['custom', 'llama3'])
+# the Llama 3 tokenizer once: its 128k tokens take transformers' GGUF loader about a minute to read back on these cores,
+# and what depends on the tensor type (the logits) the custom tokenizer's two files already check
+@pytest.mark.parametrize('which, quant', [('custom', 'f16'), ('custom', 'q8_0'), ('llama3', 'q8_0')])
 def test_round_trip_through_transformers(which, quant, merged, tmp_path):
     f = export_gguf(merged[which], tmp_path/'out', quant, verify_docs=6)
     rep = json.loads((f.parent/'round_trip.json').read_text())
     assert rep['ok'] and rep['ids_identical'] == rep['documents'] == 6
     assert rep['rel_logit_diff'] <= TOLERANCE[quant]['rel_logit'] and rep['top1_agreement'] >= TOLERANCE[quant]['top1']
     assert all(a == b for a, b in rep['special_ids'].values())
-    from transformers import AutoTokenizer
-    from gguf import GGUFReader
-    g = AutoTokenizer.from_pretrained(str(f.parent), gguf_file=f.name)
+    assert rep['chat_template_identical']                                          # the chat template travels in the file
+    from transformers.integrations.gguf.reader import read_gguf_metadata
+    meta, tensors = read_gguf_metadata(str(f))
     src = load_tokenizer(merged[which])
-    assert g.chat_template == src.chat_template                                 # the chat template travels in the file
-    fields = GGUFReader(str(f)).fields
-    eot = int(fields['tokenizer.ggml.eot_token_id'].parts[-1][0])
-    assert eot == src.convert_tokens_to_ids('<|eot_id|>')                       # llama.cpp stops at the end of a turn
-    assert bytes(fields['tokenizer.ggml.pre'].parts[-1]).decode() == 'llama-bpe'
+    assert meta['tokenizer.ggml.eot_token_id'] == src.convert_tokens_to_ids('<|eot_id|>')   # llama.cpp stops at the end of a turn
+    assert meta['tokenizer.ggml.pre'] == 'llama-bpe' and meta['general.file_type'] == {'f16': 1, 'q8_0': 7}[quant]
+    assert 'rope_freqs.weight' not in tensors                                      # plain RoPE: no divisors
 
 
 def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypatch):

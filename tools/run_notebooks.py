@@ -1,12 +1,17 @@
 """Run notebooks top to bottom in a real Jupyter kernel, as JupyterLab's *Run All* does, and report the time of each.
 
-    python tools/run_notebooks.py [NB.ipynb ...] [--jobs 2] [--cell-timeout 300] [--save DIR]
+    python tools/run_notebooks.py [NB.ipynb ...] [--jobs 2] [--cell-timeout 600] [--save DIR]
+    python tools/run_notebooks.py --nbdev-skips     # the notebooks in which nbdev-test runs fewer cells than this
 
 `nbdev-test` skips `#| eval: false` and flagged cells and runs in its own worker; this runs every cell with the
 kernel started in `nbs/` (the working directory JupyterLab gives it). Outputs are discarded (`--save DIR` keeps
 the executed copies there, never in nbs/). A notebook fails if a cell raises, a cell runs past `--cell-timeout`
 seconds (a hang), or a cell prints a traceback (a failing `!command` does not raise), a warning to stderr
 (`...Warning:`, tqdm's "IProgress not found") or nothing but blank lines (a progress bar off a terminal). Exit 1 if any notebook failed. With no arguments: every notebook in nbs/.
+
+A notebook in which nbdev-test would run every code cell is run the same way here, so `tests/run.sh` runs nbdev-test
+only on the others (`--nbdev-skips` lists them, decided by nbdev's own `nb_test_cells`): each notebook runs once in
+full, and once more without its skipped cells where that differs.
 """
 import argparse, os, re, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -46,15 +51,27 @@ def run_one(nb_path:Path, cell_timeout:int, save:Path|None) -> tuple[float, list
     return seconds, problems
 
 
+def nbdev_skips(nbs:list[Path]) -> list[Path]:
+    "The notebooks in which nbdev-test leaves out a code cell (`#| eval: false`, a `tst_flags` flag, `skip_exec`)."
+    from nbdev.config import get_config
+    from nbdev.test import nb_test_cells
+    from fastcore.nbio import read_nb
+    flags = get_config().tst_flags.split()
+    return [nb for nb in nbs if len(nb_test_cells(nb, flags)) < sum(c.cell_type == 'code' for c in read_nb(nb).cells)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('notebooks', nargs='*', help='notebooks to run (default: every nbs/*.ipynb)')
     ap.add_argument('--jobs', type=int, default=2, help='notebooks run at once (default: 2)')
-    ap.add_argument('--cell-timeout', type=int, default=300, help='seconds one cell may take (default: 300)')
+    ap.add_argument('--cell-timeout', type=int, default=600, help="seconds one cell may take (default: 600, nbdev-test's)")
     ap.add_argument('--save', type=Path, help='write the executed notebooks to this folder (default: discard)')
+    ap.add_argument('--nbdev-skips', action='store_true', help='print the notebooks in which nbdev-test skips a cell, run nothing')
     a = ap.parse_args()
     # the heavy notebooks (stored plots and tables) are the slow ones: start them first, so the workers end together
     nbs = [Path(p).resolve() for p in a.notebooks] or sorted((root/'nbs').glob('*.ipynb'), key=lambda p: -p.stat().st_size)
+    if a.nbdev_skips:
+        print('\n'.join(sorted(nb.name for nb in nbdev_skips(nbs)))); return
     if a.jobs > 1: os.environ.setdefault('OMP_NUM_THREADS', '1')   # inherited by the kernels: no oversubscription
     # the kernels import azllm from this checkout, as `nbdev-test` does
     os.environ['PYTHONPATH'] = os.pathsep.join(filter(None, [str(root), os.environ.get('PYTHONPATH')]))
