@@ -120,6 +120,7 @@ def launch_command(args:list[str], # what follows `azllm train`: configs and key
         cmd = [*prog, *(['launch'] if prog == ['accelerate'] else []), '--config_file', str(accelerate_config), '--num_processes', str(nproc * nnodes), '--num_machines', str(nnodes)]
         if nnodes > 1 or master_addr:
             cmd += ['--machine_rank', str(node_rank), '--main_process_ip', master_addr, '--main_process_port', str(master_port)]
+        else: cmd += ['--main_process_port', '0']     # one machine: any free port, as torchrun's --standalone takes
         return [*cmd, *child]
     raise AzllmError(f"unknown launcher {launcher!r}; choose one of: {', '.join(LAUNCHERS)}")
 

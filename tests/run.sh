@@ -7,7 +7,7 @@
 #      `tst_flags` cells); on every other notebook it would run the very cells step 2 just ran
 #   4. the home page re-executed (its figures come from benchmarks/results/ at test time, never from stale stored outputs),
 #      the offline docs render (README.md from nbs/index.ipynb + HTML pages), and both are up to date
-#   5. pytest: the command-line contract, bad inputs, the rendered pages in headless Chromium
+#   5. pytest (two workers): the command-line contract, bad inputs, the rendered pages in headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
 snapshot() { git status --porcelain --untracked-files=all; git diff; }
@@ -49,7 +49,9 @@ if [ "$before" != "$(snapshot)" ]; then
 fi
 
 echo "== 5/5 pytest"
-python -m pytest -q --durations=25 tests
+# two workers (pytest-xdist), each test file whole on one of them (its module fixtures run once): most tests wait on a
+# subprocess's imports or on one thread of a tiny model, so two files at a time use both cores; one thread each, as the notebooks in step 2
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --durations=25 tests
 
 if [ "$runs_before" != "$(runs_snapshot)" ]; then
   echo "FAIL: the test suite changed runs/ (it must use temporary directories only):"

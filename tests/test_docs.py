@@ -126,3 +126,16 @@ def test_page_renders(pages, tmp_path, name):
     # stderr outputs (errors, warnings, progress-bar spam) carry this attribute in nbconvert's HTML
     for bad in ('Traceback (most recent call last)', 'data-mime-type="application/vnd.jupyter.stderr"'):
         assert bad not in html, f'{name}: error output in the page ({bad})'
+
+
+def test_a_cell_the_docs_build_would_run_in_full_is_found(tmp_path):
+    "nbdev's processing runs any cell with an import in it: one nested in a `with` (a whole demo run) is named, before any work."
+    import nbformat
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('import os\nx = 1'),
+                                         nbformat.v4.new_code_cell('#| export\ndef f():\n    import json\n    return json'),
+                                         nbformat.v4.new_code_cell('with open("a") as f:\n    from pathlib import Path\n    train()'),
+                                         nbformat.v4.new_code_cell('!azllm train x.yml\nfor i in range(3): print(i)')])
+    nbformat.write(nb, tmp_path/'demo.ipynb')
+    found = render_docs.cells_the_build_would_run(tmp_path/'demo.ipynb')
+    assert len(found) == 1 and found[0].startswith('demo.ipynb cell 2 (line 2: from pathlib import Path)')
+    assert all(not render_docs.cells_the_build_would_run(nb) for nb in sorted((ROOT/'nbs').glob('*.ipynb')))

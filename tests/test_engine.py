@@ -51,7 +51,7 @@ def three_ways(cfg, tmp_path):
     "The same global batch as 1 process × grad_accum 2, DDP × 2 (torchrun), FSDP2 × 2 (accelerate)."
     launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)
     launch('torchrun', '--nproc_per_node', '2', '-m', 'azllm.cli', 'train', cfg, f'output_dir={tmp_path/"ddp"}', 'grad_accum=1', 'strategy=ddp')
-    launch('accelerate', 'launch', '--config_file', ROOT/'configs/accelerate/fsdp2.yaml', '--num_processes', '2',
+    launch('accelerate', 'launch', '--config_file', ROOT/'configs/accelerate/fsdp2.yaml', '--num_processes', '2', '--main_process_port', '0',
            '-m', 'azllm.cli', 'train', cfg, f'output_dir={tmp_path/"fsdp"}', 'grad_accum=1')   # strategy auto -> fsdp2
     one = losses(tmp_path/'one')
     assert sorted(one) == list(range(1, 7))

@@ -44,7 +44,7 @@ def test_dry_run_accelerate_one_node(capsys, strategy, config):
     cfg = Path(cmd[cmd.index('--config_file') + 1])
     assert cfg.name == f'{config}.yaml' and yaml.safe_load(cfg.read_text()) == accelerate_config(config)
     assert cmd[cmd.index('--num_processes') + 1] == '2' and cmd[cmd.index('--num_machines') + 1] == '1'
-    assert '--machine_rank' not in cmd
+    assert '--machine_rank' not in cmd and cmd[cmd.index('--main_process_port') + 1] == '0'   # a free port, as --standalone
     assert child(cmd) == ['-m', 'azllm.cli', 'train', TINY, f'strategy={strategy}']
 
 

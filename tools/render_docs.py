@@ -11,9 +11,11 @@ The pages work offline, opened straight from disk: each is titled with its noteb
 sidebar in the tutorial order of nbs/sidebar.yml, links to the other pages locally (links to the public site
 or to `NN_name.ipynb` are rewritten), has no `In [ ]:` prompts, and loads Mermaid and MathJax from
 `vendor/` (copied from tools/vendor/, see its README), never from a CDN.
-Fails (exit 1) if any stored cell output is an error or a traceback.
+Fails (exit 1) if any stored cell output is an error or a traceback, and, before any work, if a cell that is not
+exported holds an import inside a `with`, `for`, `def`, ...: nbdev's processing runs every cell that contains an
+import anywhere, so such a cell (a quickstart run, a training demo) would run in full while the docs build.
 """
-import argparse, html, re, shutil, sys
+import argparse, ast, html, re, shutil, sys
 from pathlib import Path
 import nbformat, yaml
 from nbconvert import HTMLExporter, MarkdownExporter
@@ -138,11 +140,29 @@ def write_readme(nb):
     (root/'README.md').write_text(md, encoding='utf-8')
 
 
+_COMPOUND = (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+def cells_the_build_would_run(nb_path:Path) -> list[str]:
+    "Cells of `nb_path` that nbdev's docs processing would execute only for an import nested in their code."
+    found = []
+    for i, c in enumerate(nbformat.read(nb_path, as_version=4).cells):
+        if c.cell_type != 'code' or re.search(r'^#\|\s*(export|exports|exporti|exec_doc)\b|^#\|\s*eval:\s*false', c.source, re.M): continue
+        try: tree = ast.parse('\n'.join(l for l in c.source.splitlines() if not l.lstrip().startswith(('!', '%'))))
+        except SyntaxError: continue
+        nested = [n for top in tree.body if isinstance(top, _COMPOUND) for n in ast.walk(top) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        if nested: found.append(f'{nb_path.name} cell {i} (line {nested[0].lineno}: {ast.unparse(nested[0])}): {c.source[:60]!r}...')
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--out', default=str(root/'_docs_offline'), help='directory for the HTML pages')
     ap.add_argument('--no-readme', action='store_true', help='do not rewrite README.md')
     a = ap.parse_args()
+    if slow := [f for nb in sorted((root/'nbs').glob('*.ipynb')) for f in cells_the_build_would_run(nb)]:
+        print("nbdev's docs build would run these cells in full (an import inside them): move the import to the notebook's import cell:\n  "
+              + '\n  '.join(slow), file=sys.stderr)
+        sys.exit(1)
     from nbdev.serve import proc_nbs
     cache = proc_nbs(str(root/'nbs'), n_workers=0, force=True)   # a stale cache would render old outputs
     out = Path(a.out)
