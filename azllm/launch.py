@@ -95,7 +95,8 @@ def write_accelerate_config(strategy:str, # 'ddp' or 'fsdp2'
 def _program(name:str, module:str) -> list[str]:
     "`name` if the script on PATH sits next to this interpreter, else `python -m module`."
     found = shutil.which(name)
-    if found and Path(found).resolve().parent == Path(sys.executable).resolve().parent: return [name]
+    # the folders, not the files: a venv's python is a link to the base interpreter, its scripts are not
+    if found and Path(found).parent.resolve() == Path(sys.executable).parent.resolve(): return [name]
     return [sys.executable, '-m', module]
 
 def launch_command(args:list[str], # what follows `azllm train`: configs and key=value overrides
