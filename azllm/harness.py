@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 
 # %% ../nbs/39_harness.ipynb #82330298
 from __future__ import annotations
-import contextlib, io, json, logging, math, os, random, socket, time
+import contextlib, functools, io, json, logging, math, os, random, socket, time
 from unittest import mock
 from pathlib import Path
 from urllib.parse import urlparse
@@ -186,6 +186,13 @@ def _merge(raws:list[dict]) -> dict:
         for k in ('results', 'group_subtasks', 'configs', 'versions', 'n-shot', 'higher_is_better', 'n-samples', 'samples'): out.setdefault(k, {}).update(r.get(k, {}))
     return out
 
+@functools.cache
+def _env_info() -> dict:
+    "lm-eval's environment record (`pretty_env_info`, versions), made once per process."
+    from lm_eval.loggers.utils import add_env_info
+    out = {}; add_env_info(out)
+    return out
+
 def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
                     tasks:list[str]=('az',), # lm-eval task/group/tag names, YAML files or task directories
                     num_fewshot:int|None=None, # examples in each prompt (None: each task's default)
@@ -205,9 +212,11 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
     was_training = model.training; model.eval()
     lm = harness_lm(model, tok, batch_size, max_length)
     try:
-        # lm-eval records `git describe` of the working directory; outside a repository git prints "fatal: ..." on stderr
-        import lm_eval.loggers.utils as lm_utils
-        with _quiet(not progress), hub_offline(offline), mock.patch.object(lm_utils, 'get_git_commit_hash', lambda: None):
+        # lm-eval records `git describe` of the working directory (outside a repository git prints "fatal: ..." on stderr)
+        # and, on every run, torch's collect_env, about twenty subprocesses (2-3 s): the record is the same, so it is made once
+        import lm_eval.evaluator as lm_ev
+        with _quiet(not progress), hub_offline(offline), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
+             mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())):
             raws = [lm_eval.simple_evaluate(model=lm, tasks=group, task_manager=tm, num_fewshot=num_fewshot, limit=lim,
                                             log_samples=log_samples, verbosity='ERROR' if not progress else None)
                     for lim, group in by_limit.items()]

@@ -296,7 +296,7 @@ def _report_md(rep:dict) -> str:
 # %% ../nbs/50_pipeline.ipynb #8669d9ea
 SMALL = dict(custom_sizes=(1000, 4000), extend_sizes=(1000,), eval_docs=2, prompts=['Balansımı necə yoxlaya bilərəm?'],
              max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2, dpo_steps=2,
-             tasks={'az': 20, 'az_text_bpb': 2, 'az_sft_gen': 4})   # `--small`: every stage and every task, in a few minutes
+             tasks={'az': 8, 'az_text_bpb': 1, 'az_sft_gen': 2})   # `--small`: every stage and every task, in a few minutes
 
 def _timed(timings:dict, name:str, bar):
     "Context: time a step into `timings[name]` and advance the stage bar."
