@@ -190,7 +190,8 @@ def test_untrained_model_scores_at_chance_on_a_prefix(floors, builder, one_threa
 
 @pytest.mark.slow
 def test_untrained_model_scores_at_chance_on_every_item(floors, builder, one_thread):
-    check_untrained(floors, builder, (0, 1), None)
+    "Every item, with another seed than the prefix test's (benchmarks/task_floors.py stores three seeds)."
+    check_untrained(floors, builder, (1,), None)
 
 
 def test_the_scorer_agrees_with_lm_eval(floors, builder, one_thread):
