@@ -18,8 +18,8 @@ from .runtime import quiet
 # %% auto #0
 __all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP', 'lora_parts',
            'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward', 'apply_lora_kernels',
-           'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit',
-           'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
+           'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'frozen_to_bf16', 'require_bitsandbytes', 'nf4_config',
+           'quantize_4bit', 'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
 
 # %% ../nbs/22_lora_kernels.ipynb #81506fde
 def lora_forward(x:torch.Tensor, # input rows (N, d_in)
@@ -225,6 +225,24 @@ def saved_tensor_bytes(fn, # runs a forward pass whose autograd graph is measure
         return t
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): fn()
     return sum(seen.values())
+
+# %% ../nbs/22_lora_kernels.ipynb #f7c1b0a2
+def _fp32_output(module, args, out): return out.float()
+
+@torch.no_grad()
+def frozen_to_bf16(model, # a causal LM (peft-wrapped is fine) whose frozen weights bf16 autocast would cast at every use
+                  ) -> int:
+    "Store the frozen fp32 weights of plain linear layers and of a frozen input embedding in bf16 (its output back to fp32); return how many values."
+    base = model.get_base_model() if hasattr(model, 'get_base_model') else model
+    frozen = lambda m: all(not p.requires_grad and p.dtype == torch.float32 for p in m.parameters(recurse=False)) and any(True for _ in m.parameters(recurse=False))
+    n, emb = 0, base.get_input_embeddings()
+    if type(emb) is nn.Embedding and frozen(emb):        # first: a tied head is the same Parameter, so it turns bf16 with it
+        emb.weight.data = emb.weight.data.to(torch.bfloat16)
+        emb.register_forward_hook(_fp32_output)
+        n += emb.weight.numel()
+    for m in base.modules():
+        if type(m) is nn.Linear and frozen(m): n += sum(p.numel() for p in m.parameters(recurse=False)); m.to(torch.bfloat16)
+    return n
 
 # %% ../nbs/22_lora_kernels.ipynb #21c73918
 def require_bitsandbytes(what:str, # the config setting that asked for it, e.g. 'load_in_4bit: true'
