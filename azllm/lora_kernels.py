@@ -16,80 +16,96 @@ from .core import AzllmError
 from .runtime import quiet
 
 # %% auto #0
-__all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP', 'lora_parts',
-           'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward', 'apply_lora_kernels',
-           'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit',
-           'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
+__all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_weight', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP',
+           'lora_parts', 'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward',
+           'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'frozen_to_bf16',
+           'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
 
 # %% ../nbs/22_lora_kernels.ipynb #81506fde
-def lora_forward(x:torch.Tensor, # input rows (N, d_in)
-                 W:torch.Tensor, # frozen base weight (d_out, d_in)
-                 A:torch.Tensor, # LoRA down-projection (r, d_in)
-                 B:torch.Tensor, # LoRA up-projection (d_out, r)
-                 s:float, # LoRA scale alpha / r
-                ) -> tuple[torch.Tensor, torch.Tensor]:
-    "`x W^T + s (x A^T) B^T` and the small `x A^T` (N, r) that backward needs."
-    xa = x @ A.t()
-    return torch.addmm(x @ W.t(), xa, B.t(), alpha=s), xa
+def lora_weight(Ws:list, # frozen base weights (d_out_i, d_in) of projections of one input
+                As:list, # their LoRA down-projections (r_i, d_in)
+                Bs:list, # their LoRA up-projections (d_out_i, r_i)
+                scales:list, # their LoRA scales alpha / r
+               ) -> tuple[torch.Tensor, torch.Tensor]:
+    "The widened weight `[[W_1, s_1 B_1, 0], [W_2, 0, s_2 B_2]]` (sum d_out x (d_in + sum r)) and the stacked `A` (sum r x d_in)."
+    zero = lambda i, j: Ws[i].new_zeros(Ws[i].shape[0], Bs[j].shape[1])
+    rows = [torch.cat([Ws[i]] + [scales[i] * Bs[i] if j == i else zero(i, j) for j in range(len(Ws))], 1) for i in range(len(Ws))]
+    return torch.cat(rows, 0), torch.cat(As, 0)
 
-def lora_backward(dy:torch.Tensor, x:torch.Tensor, xa:torch.Tensor, W:torch.Tensor, A:torch.Tensor, B:torch.Tensor, s:float,
-                  dx:torch.Tensor|None=None, # accumulate the input gradient into this (several projections of one input)
+def lora_forward(x:torch.Tensor, # input rows (N, d_in)
+                 Wa:torch.Tensor, # widened weight from `lora_weight`
+                 A:torch.Tensor, # stacked A from `lora_weight`
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+    "Every projection's `x W_i^T + s_i (x A_i^T) B_i^T`, side by side, from one matmul; and the widened input `[x, x A^T]`."
+    xa = torch.cat([x, x @ A.t()], 1)
+    return xa @ Wa.t(), xa
+
+def lora_backward(dy:torch.Tensor, # output gradient (N, sum d_out), the projections side by side
+                  x:torch.Tensor, # the input (N, d_in)
+                  xA:torch.Tensor, # x A^T (N, sum r)
+                  Wa:torch.Tensor, A:torch.Tensor, # from `lora_weight`
+                  outs:list, ranks:list, scales:list, # each projection's d_out, r and s
                  ) -> tuple:
-    "Gradients of `lora_forward` for output gradient `dy`: (dx, dA, dB); W is frozen and gets none."
-    dyb = dy @ B                                     # (N, r): the only extra product the low-rank path needs
-    dA, dB = s * (dyb.t() @ x), s * (dy.t() @ xa)
-    dx = dy @ W if dx is None else dx.addmm_(dy, W)
-    return dx.addmm_(dyb, A, alpha=s), dA, dB
+    "Gradients of `lora_forward`: (dx, [dA_i], [dB_i]); the frozen W get none."
+    g = dy @ Wa                                      # (N, d_in + sum r): dy W, then s_i dy_i B_i of each projection
+    d_in = x.shape[1]
+    dx = torch.addmm(g[:, :d_in], g[:, d_in:], A)
+    dA = (g[:, d_in:].t() @ x).split(list(ranks), 0)
+    dB, o, c = [], 0, 0
+    for d, r, s in zip(outs, ranks, scales):
+        dB.append(s * (dy[:, o:o + d].t() @ xA[:, c:c + r])); o += d; c += r
+    return dx, dA, dB
 
 # %% ../nbs/22_lora_kernels.ipynb #e3ffedc7
 class LoRAProjections(torch.autograd.Function):
-    "Several LoRA projections of the same input in one autograd node: saves the input once, sums the input gradients in place."
+    "LoRA projections of one input in one autograd node and one matmul; returns their outputs side by side (N, sum d_out)."
     @staticmethod
-    def forward(ctx, x, scales, *weights):          # weights: W, A, B for each projection
-        ys, xas = [], []
-        for i, s in enumerate(scales):
-            y, xa = lora_forward(x, *weights[3*i:3*i+3], s)
-            ys.append(y); xas.append(xa)
-        ctx.scales = scales
-        ctx.save_for_backward(x, *xas, *weights)
-        return tuple(ys)
-
-    @staticmethod
-    def backward(ctx, *dys):
-        x, rest = ctx.saved_tensors[0], ctx.saved_tensors[1:]
-        n = len(ctx.scales)
-        xas, weights = rest[:n], rest[n:]
-        dx, grads = None, []
-        for i, (dy, s) in enumerate(zip(dys, ctx.scales)):
-            W, A, B = weights[3*i:3*i+3]
-            dx, dA, dB = lora_backward(dy, x, xas[i], W, A, B, s, dx)
-            grads += [None, dA, dB]
-        return (dx, None, *grads)
-
-# %% ../nbs/22_lora_kernels.ipynb #b147fcad
-class LoRASwiGLUMLP(torch.autograd.Function):
-    "Llama's MLP `down(silu(gate(x)) * up(x))` with LoRA on all three: saves x, gate and up outputs; recomputes the SwiGLU in backward."
-    @staticmethod
-    def forward(ctx, x, scales, Wg, Ag, Bg, Wu, Au, Bu, Wd, Ad, Bd):
-        sg, su, sd = scales
-        e, xag = lora_forward(x, Wg, Ag, Bg, sg)
-        g, xau = lora_forward(x, Wu, Au, Bu, su)
-        y, had = lora_forward(F.silu(e) * g, Wd, Ad, Bd, sd)
-        ctx.scales = (sg, su, sd)
-        ctx.save_for_backward(x, e, g, xag, xau, had, Wg, Ag, Bg, Wu, Au, Bu, Wd, Ad, Bd)
+    def forward(ctx, x, scales, *weights):          # weights: W, A, B of each projection
+        Ws, As, Bs = weights[0::3], weights[1::3], weights[2::3]
+        Wa, A = lora_weight(Ws, As, Bs, scales)
+        y, xa = lora_forward(x, Wa, A)
+        ctx.meta = ([W.shape[0] for W in Ws], [a.shape[0] for a in As], scales)
+        ctx.save_for_backward(xa, *weights)         # the widened weight is rebuilt in backward: a copy of W, not kept
         return y
 
     @staticmethod
     def backward(ctx, dy):
-        x, e, g, xag, xau, had, Wg, Ag, Bg, Wu, Au, Bu, Wd, Ad, Bd = ctx.saved_tensors
-        sg, su, sd = ctx.scales
+        xa, *weights = ctx.saved_tensors
+        outs, ranks, scales = ctx.meta
+        Wa, A = lora_weight(weights[0::3], weights[1::3], weights[2::3], scales)
+        d_in = A.shape[1]
+        dx, dA, dB = lora_backward(dy, xa[:, :d_in], xa[:, d_in:], Wa, A, outs, ranks, scales)
+        return (dx, None, *[g for a, b in zip(dA, dB) for g in (None, a, b)])
+
+# %% ../nbs/22_lora_kernels.ipynb #b147fcad
+class LoRASwiGLUMLP(torch.autograd.Function):
+    "Llama's MLP `down(silu(gate(x)) * up(x))` with LoRA on all three, as two widened matmuls; recomputes the SwiGLU in backward."
+    @staticmethod
+    def forward(ctx, x, scales, Wg, Ag, Bg, Wu, Au, Bu, Wd, Ad, Bd):
+        sg, su, sd = scales
+        Wgu, Agu = lora_weight([Wg, Wu], [Ag, Au], [Bg, Bu], [sg, su])
+        Wda, _ = lora_weight([Wd], [Ad], [Bd], [sd])
+        eg, xa = lora_forward(x, Wgu, Agu)
+        e, g = eg.chunk(2, 1)
+        y, ha = lora_forward(F.silu(e) * g, Wda, Ad)
+        ctx.meta = ((sg, su, sd), (Ag.shape[0], Au.shape[0]))
+        # h A_d^T (N x r), not h; the widened weights are rebuilt in backward
+        ctx.save_for_backward(xa, eg, ha[:, e.shape[1]:].clone(), Wg, Ag, Bg, Wu, Au, Bu, Wd, Ad, Bd)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        xa, eg, hA, Wg, Ag, Bg, Wu, Au, Bu, Wd, Ad, Bd = ctx.saved_tensors
+        (sg, su, sd), ranks = ctx.meta
+        Wgu, Agu = lora_weight([Wg, Wu], [Ag, Au], [Bg, Bu], [sg, su])
+        Wda, _ = lora_weight([Wd], [Ad], [Bd], [sd])
+        e, g = eg.chunk(2, 1)
         sig = torch.sigmoid(e)
         se = e * sig                                  # silu(e), recomputed instead of saved
-        dh, dAd, dBd = lora_backward(dy, se * g, had, Wd, Ad, Bd, sd)
-        dg = dh * se
-        de = dh * g * sig * (1 + e * (1 - sig))       # d silu(e) / de = sig (1 + e (1 - sig))
-        dx, dAg, dBg = lora_backward(de, x, xag, Wg, Ag, Bg, sg)
-        dx, dAu, dBu = lora_backward(dg, x, xau, Wu, Au, Bu, su, dx)
+        dh, (dAd,), (dBd,) = lora_backward(dy, se * g, hA, Wda, Ad, [Wda.shape[0]], [Ad.shape[0]], [sd])
+        deg = torch.cat([dh * g * sig * (1 + e * (1 - sig)), dh * se], 1)   # d silu(e) / de = sig (1 + e (1 - sig)); d/dg = silu(e)
+        d_in = Agu.shape[1]
+        dx, (dAg, dAu), (dBg, dBu) = lora_backward(deg, xa[:, :d_in], xa[:, d_in:], Wgu, Agu, [e.shape[1]] * 2, ranks, [sg, su])
         return dx, None, None, dAg, dBg, None, dAu, dBu, None, dAd, dBd
 
 # %% ../nbs/22_lora_kernels.ipynb #4609ca04
@@ -130,7 +146,7 @@ def fused_o_forward(self, x, *args, **kwargs):
     "A peft LoRA linear's forward through `LoRAProjections` (o_proj)."
     g = _group([self])
     if g is None or args or kwargs: return type(self).forward(self, x, *args, **kwargs)
-    return fused_apply(LoRAProjections, x, *g)[0].view(*x.shape[:-1], -1)
+    return fused_apply(LoRAProjections, x, *g).view(*x.shape[:-1], -1)
 
 def fused_attention_forward(self, hidden_states, position_embeddings=None, attention_mask=None, **kwargs):
     "LlamaAttention.forward with q, k and v from one `LoRAProjections` node; with a KV cache (generation), the module's own forward."
@@ -140,7 +156,9 @@ def fused_attention_forward(self, hidden_states, position_embeddings=None, atten
     kwargs = {k: v for k, v in kwargs.items() if k not in ('past_key_values', 'cache')}
     input_shape = hidden_states.shape[:-1]
     hidden_shape = (*input_shape, -1, self.head_dim)
-    q, k, v = (t.view(hidden_shape).transpose(1, 2) for t in fused_apply(LoRAProjections, hidden_states, *g))
+    sizes = [p.get_base_layer().out_features for p in (self.q_proj, self.k_proj, self.v_proj)]
+    qkv = fused_apply(LoRAProjections, hidden_states, *g).split(sizes, -1)     # column slices: views, no copies
+    q, k, v = (t.view(hidden_shape).transpose(1, 2) for t in qkv)
     cos, sin = position_embeddings
     q, k = modeling_llama.apply_rotary_pos_emb(q, k, cos, sin)     # looked up now: a Liger RoPE patch of the module applies
     funcs = modeling_llama.ALL_ATTENTION_FUNCTIONS
@@ -225,6 +243,24 @@ def saved_tensor_bytes(fn, # runs a forward pass whose autograd graph is measure
         return t
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): fn()
     return sum(seen.values())
+
+# %% ../nbs/22_lora_kernels.ipynb #f7c1b0a2
+def _fp32_output(module, args, out): return out.float()
+
+@torch.no_grad()
+def frozen_to_bf16(model, # a causal LM (peft-wrapped is fine) whose frozen weights bf16 autocast would cast at every use
+                  ) -> int:
+    "Store the frozen fp32 weights of plain linear layers and of a frozen input embedding in bf16 (its output back to fp32); return how many values."
+    base = model.get_base_model() if hasattr(model, 'get_base_model') else model
+    frozen = lambda m: all(not p.requires_grad and p.dtype == torch.float32 for p in m.parameters(recurse=False)) and any(True for _ in m.parameters(recurse=False))
+    n, emb = 0, base.get_input_embeddings()
+    if type(emb) is nn.Embedding and frozen(emb):        # first: a tied head is the same Parameter, so it turns bf16 with it
+        emb.weight.data = emb.weight.data.to(torch.bfloat16)
+        emb.register_forward_hook(_fp32_output)
+        n += emb.weight.numel()
+    for m in base.modules():
+        if type(m) is nn.Linear and frozen(m): n += sum(p.numel() for p in m.parameters(recurse=False)); m.to(torch.bfloat16)
+    return n
 
 # %% ../nbs/22_lora_kernels.ipynb #21c73918
 def require_bitsandbytes(what:str, # the config setting that asked for it, e.g. 'load_in_4bit: true'

@@ -20,7 +20,7 @@ from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, re
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, fs_of)
 from .liger import apply_liger, compile_layers
-from .lora_kernels import apply_lora_kernels, bnb_adamw
+from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16
 from .packing import WindowOrder
 
 # %% auto #0
@@ -66,6 +66,7 @@ class TrainConfig(Config):
     grad_clip: float = Field(1.0, ge=0, allow_inf_nan=False)  # max global gradient norm (0 = off)
     precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+)
     fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # torchao float8 scaling with precision: fp8
+    frozen_bf16: bool = True                     # in bf16 runs, keep frozen weights (LoRA's base) in bf16: autocast casts them at every use anyway (not under fsdp2)
     strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
     liger: Union[bool, Literal['auto']] = 'auto' # Liger kernels; auto = on when CUDA and liger-kernel are present
     liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
@@ -138,12 +139,14 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
                     cuda:bool, # a CUDA device is in use
                     strategy:str='none', # none, ddp or fsdp2 (fp8 weights are all-gathered in float8 under fsdp2)
                    ) -> dict:
-    "No KV cache, float8 linears, compiled layers, Liger kernels, activation checkpointing; return what was applied."
+    "No KV cache, float8 linears, frozen weights in bf16, compiled layers, Liger kernels, activation checkpointing; return what was applied."
     base = inner_model(model)
     base.config.use_cache = False
     # float8 before compile, so each compiled layer traces the float8 matmuls and fuses their casts
     fp8 = to_float8(base, cfg.fp8_recipe, fsdp=strategy == 'fsdp2') if cfg.precision == 'fp8' else []
-    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8))
+    # frozen weights need no fp32 master; FSDP2 casts what it gathers by its own policy
+    cast = cfg.frozen_bf16 and use_bf16(cfg.precision, cuda) and strategy != 'fsdp2'
+    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8), frozen_bf16=frozen_to_bf16(model) if cast else 0)
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
     if getattr(cfg, 'lora_kernels', False):       # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
         info['lora_kernels'] = apply_lora_kernels(model)
@@ -323,7 +326,7 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
     if resolve_strategy(cfg.strategy, rt) == 'fsdp2': state /= rt.world
     shape = config_shape(inner_model(model).config)
-    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='amp-bf16' if use_bf16(cfg.precision, rt.cuda) else 'fp32',
+    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if use_bf16(cfg.precision, rt.cuda) else 'fp32',
                            grad_checkpointing=cfg.grad_checkpointing, fused_ce=rt.cuda and cfg.liger is not False)
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)

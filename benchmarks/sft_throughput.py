@@ -1,25 +1,30 @@
 """LoRA SFT throughput on one GPU: azllm's SFT on the shared engine (unfused, fused LoRA kernels, QLoRA on the 8B shape) against TRL and plain peft + transformers.
 
     python benchmarks/sft_throughput.py [--rows ...] [--steps 40] [--out benchmarks/results/sft_throughput_h200.json]
+    python benchmarks/sft_throughput.py --summarize      # recompute the summary from the rows (no GPU), e.g. after the shipped config changed
 
 The 1B rows train LoRA (r=16, alpha=32, q/k/v/o/gate/up/down) on the Llama 3.2 1B shape (random init, the Llama 3
-tokenizer, 128,256 tokens) with the telecom conversations of data_samples/sft/train.jsonl, bf16 autocast over fp32
-weights, about 8 x 2048 real tokens per optimizer step, loss on the assistant tokens:
+tokenizer, 128,256 tokens) with the telecom conversations of data_samples/sft/train.jsonl, bf16 autocast, loss on the
+assistant tokens:
 - peft_trainer: `transformers.Trainer` + peft, conversations padded to the longest of their batch (batch size chosen
   so a step holds about as many real tokens as 8 packed rows of 2048), dropout 0.05;
 - trl_liger: TRL `SFTTrainer`, `assistant_only_loss`, padding-free packing into rows of 2048, `use_liger_kernel=True`;
-- azllm rows: the real command, `python -m azllm.cli train <config>`, on configs/sft_llama-3.2-1b.yml (its shipped
-  settings: packed rows of 2048, micro_batch 8, flex attention, Liger fused cross-entropy and compiled decoder layers on
-  a GPU) with the preset model and the keys each row names (`overrides` in the results); read back from log.jsonl:
-  azllm (sdpa, dropout 0.05), azllm_flex (the config as shipped before lora_kernels: dropout 0.05), azllm_dropout0,
-  azllm_lora_kernels (dropout 0 + lora_kernels), azllm_lora_kernels_mb16 (same, micro_batch 16 x grad_accum 1);
-- azllm_qlora: configs/sft_llama-3.1-8b_24gb.yml as shipped (the 8B shape, NF4 base, 8-bit AdamW, checkpointing);
+- azllm rows: the real command, `python -m azllm.cli train <config>`, on configs/sft_llama-3.2-1b.yml (packed rows of
+  2048, flex attention, Liger fused cross-entropy and compiled decoder layers on a GPU, frozen weights in bf16) with the
+  preset model and the keys each row names (`overrides` in the results: dropout, lora_kernels, micro_batch, precision);
+  read back from log.jsonl: azllm (sdpa, dropout 0.05), azllm_flex (dropout 0.05), azllm_dropout0, azllm_lora_kernels,
+  azllm_dropout0_mb16, azllm_lora_kernels_mb16, azllm_fp8_mb16 (precision fp8); `summary.shipped_1b_row` names the row
+  whose settings are the config's as shipped;
+- azllm_qlora: configs/sft_llama-3.1-8b_24gb.yml as shipped (the 8B shape, NF4 base, 8-bit AdamW, checkpointing), and
+  trl_qlora: TRL + peft QLoRA at the same settings on the same NF4 base (sdpa attention; `settings` in the row);
 - lora_kernels_check: `verify_lora_kernels` (fused vs peft in bf16, both against peft in fp32) on this GPU;
 - fusion_by_group: forward + backward of the 1B shape's decoder layers (no head, eager, sdpa, mb 8 x 2048), with no
   group, each group alone, and all groups fused.
-Each row runs in its own process. Real (non-pad) tokens per second, median over the steps after `--skip` (compilation
-and warm-up excluded). Peak memory is `torch.cuda.max_memory_allocated`. `share_of_lora_limit`: tokens/s x 4N FLOPs
-(LoRA: no weight gradients for the frozen base) over the H200's measured dense bf16 rate, 790 TFLOP/s.
+Rows with `_v1` were made with the first fused kernels, `_fp32_frozen` before frozen weights were kept in bf16 (each
+row's `note`). Each row runs in its own process. Real (non-pad) tokens per second, median over the steps after `--skip`
+(compilation and warm-up excluded). Peak memory is `torch.cuda.max_memory_allocated`. `share_of_lora_limit`: tokens/s x
+4N FLOPs (LoRA: no weight gradients for the frozen base) over the H200's measured dense bf16 rate, 790 TFLOP/s.
+Where the time of a step goes: benchmarks/sft_profile.py.
 """
 import argparse, json, os, statistics, subprocess, sys, time
 from pathlib import Path
@@ -37,13 +42,15 @@ def _clock():
     return Clock()
 
 
-def _rate(times, counts, skip):
-    per = [c / (b - a) for a, b, c in zip(times[skip:], times[skip + 1:], counts[skip + 1:])]
+def _rate(times, counts, skip, k=1):
+    "Median tokens/s over optimizer steps after `skip`: step i's tokens are the counts of its `k` micro-batches."
+    per_step = [sum(counts[i * k:(i + 1) * k]) for i in range(len(times))]
+    per = [c / (b - a) for a, b, c in zip(times[skip:], times[skip + 1:], per_step[skip + 1:])]
     return statistics.median(per)
 
 
 def row_hf(kind, steps, skip):
-    "peft_trainer or trl_liger, in this process."
+    "peft_trainer, trl_liger (the 1B shape) or trl_qlora (the 8B shape, NF4), in this process."
     import torch
     from peft import get_peft_model
     from azllm.tokenizer import load_tokenizer
@@ -51,7 +58,9 @@ def row_hf(kind, steps, skip):
     from azllm.chats import read_chats, check_chat_tokenizer
     from azllm.sft import lora_config, LLAMA_PROJECTIONS
     tok = check_chat_tokenizer(load_tokenizer())
-    model = load_model('preset:llama-3.2-1b', tok)
+    qlora = kind == 'trl_qlora'
+    # QLoRA: the same random-init NF4 base azllm_qlora trains (built in bf16 on the GPU, then quantised layer by layer)
+    model = load_model('preset:llama-3.1-8b', tok, load_in_4bit=True) if qlora else load_model('preset:llama-3.2-1b', tok)
     model.config.use_cache = False
     chats = read_chats(DATA)
     counts, clock = [], _clock()
@@ -73,30 +82,52 @@ def row_hf(kind, steps, skip):
     else:
         from datasets import Dataset
         from trl import SFTConfig, SFTTrainer
-        args = SFTConfig(output_dir='/tmp/bench-trl', max_steps=steps, per_device_train_batch_size=8, learning_rate=1e-4, bf16=True,
+        # trl_qlora: configs/sft_llama-3.1-8b_24gb.yml's settings (4 rows x 2 accumulation, checkpointing, paged 8-bit AdamW);
+        # sdpa, since TRL with flex attention did not finish 40 steps of the 1B shape (the trl_liger note)
+        batch = dict(per_device_train_batch_size=4, gradient_accumulation_steps=2, gradient_checkpointing=True, optim='paged_adamw_8bit',
+                     warmup_steps=2) if qlora else dict(per_device_train_batch_size=8, gradient_checkpointing=False)
+        args = SFTConfig(output_dir='/tmp/bench-trl', max_steps=steps, learning_rate=1e-4, bf16=True,
                          assistant_only_loss=True, packing=True, padding_free=True, max_length=2048, use_liger_kernel=True,
-                         logging_steps=10, save_strategy='no', report_to='none', disable_tqdm=True, seed=0,
-                         gradient_checkpointing=False)
+                         logging_steps=10, save_strategy='no', report_to='none', disable_tqdm=True, seed=0, **batch)
         tr = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list([{'messages': c['messages']} for c in chats]),
                         processing_class=tok, peft_config=lora_config(model, 16, 32, 0.05, LLAMA_PROJECTIONS, False), callbacks=[clock])
         tr.data_collator = counting(tr.data_collator)
     torch.cuda.reset_peak_memory_stats()
     tr.train()
-    return dict(tok_per_s=_rate(clock.t, counts, skip), peak_gib=torch.cuda.max_memory_allocated() / 2**30,
-                real_tokens_per_step=statistics.mean(counts[:steps]))
+    k = 2 if qlora else 1
+    res = dict(tok_per_s=_rate(clock.t, counts, skip, k), peak_gib=torch.cuda.max_memory_allocated() / 2**30,
+               real_tokens_per_step=statistics.mean(sum(counts[i * k:(i + 1) * k]) for i in range(steps)))
+    if qlora: res['settings'] = ("TRL SFTTrainer + peft QLoRA on the same random-init NF4 8B base azllm_qlora trains (double quantisation, bf16 compute): "
+        "LoRA r16 alpha 32 dropout 0.05 on the 7 projections, 4 rows x 2 accumulation, packing padding-free into 2048, assistant-only loss, "
+        "gradient checkpointing, paged_adamw_8bit, use_liger_kernel, sdpa attention (TRL with flex attention did not finish 40 steps of the 1B shape)")
+    return res
 
 
 N_1B, N_8B, PEAK_FLOPS = 1.236e9, 8.03e9, 790e12
 CFG_1B, CFG_8B = ROOT/'configs/sft_llama-3.2-1b.yml', ROOT/'configs/sft_llama-3.1-8b_24gb.yml'
 # each azllm row: (config file, keys changed from it, parameters N for the LoRA FLOP limit)
-AZLLM_ROWS = {
-    'azllm': (CFG_1B, dict(attn_implementation='sdpa', lora_dropout=0.05, lora_kernels=False), N_1B),
-    'azllm_flex': (CFG_1B, dict(lora_dropout=0.05, lora_kernels=False), N_1B),
-    'azllm_dropout0': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False), N_1B),
-    'azllm_lora_kernels': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True), N_1B),
-    'azllm_lora_kernels_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, micro_batch=16, grad_accum=1), N_1B),
+MB8, MB16 = dict(micro_batch=8, grad_accum=1), dict(micro_batch=16, grad_accum=1)
+AZLLM_ROWS = {       # every row names the keys it depends on, so a change of the shipped config does not change what a row means
+    'azllm': (CFG_1B, dict(attn_implementation='sdpa', lora_dropout=0.05, lora_kernels=False, **MB8), N_1B),
+    'azllm_flex': (CFG_1B, dict(lora_dropout=0.05, lora_kernels=False, **MB8), N_1B),
+    'azllm_dropout0': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, **MB8), N_1B),
+    'azllm_lora_kernels': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, **MB8), N_1B),
+    'azllm_dropout0_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, **MB16), N_1B),
+    'azllm_lora_kernels_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, **MB16), N_1B),
+    'azllm_fp8_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='fp8', **MB16), N_1B),
     'azllm_qlora': (CFG_8B, dict(), N_8B),
 }
+SETTINGS = ('attn_implementation', 'lora_dropout', 'lora_kernels', 'micro_batch', 'grad_accum', 'precision')
+
+
+def shipped_row(rows:dict, path=CFG_1B) -> str|None:
+    "The measured 1B row whose settings are the shipped config's (the config file as it is now)."
+    import yaml
+    cfg = yaml.safe_load(Path(path).read_text())
+    for name, (p, keys, _) in AZLLM_ROWS.items():
+        if p == path and name in rows and 'error' not in rows[name] and all({**cfg, **keys}.get(k) == cfg.get(k) for k in SETTINGS):
+            return name
+    return None
 
 
 def row_azllm(row, steps, skip):
@@ -184,27 +215,55 @@ def row_groups(reps=5, warm=3, preset='llama-3.2-1b', device='cuda', rows=8, seq
 
 
 CHILD_ROWS = dict(lora_kernels_check=row_check, fusion_by_group=row_groups)
-DEFAULT_ROWS = 'lora_kernels_check,azllm_lora_kernels,azllm_flex,azllm_dropout0,azllm_qlora,fusion_by_group,azllm_lora_kernels_mb16'
+DEFAULT_ROWS = ('lora_kernels_check,azllm_lora_kernels_mb16,azllm_dropout0_mb16,azllm_dropout0,azllm_lora_kernels,azllm_fp8_mb16,'
+                'trl_qlora,azllm_qlora,azllm_flex,fusion_by_group')
 
 
 def loss_agreement(rows):
-    "Largest per-step loss difference of the fused run from the unfused run with the same dropout (0), and, as a scale, of dropout 0.05 from 0."
-    a, b, c = (rows.get(k, {}).get('losses') for k in ('azllm_lora_kernels', 'azllm_dropout0', 'azllm_flex'))
-    d = lambda x, y: max(abs(p - q) / abs(q) for p, q in zip(x, y)) if x and y and len(x) == len(y) else None
-    return dict(fused_vs_unfused_max_rel=d(a, b), dropout005_vs_0_max_rel=d(c, b),
+    "Largest per-step relative loss difference of each lever's run from the run it changes (over the steps both logged), and bf16's own scale."
+    L = lambda k: (rows.get(k) or {}).get('losses')
+    def d(x, y, first=False):
+        x, y = L(x), L(y)
+        if not x or not y or (len(x) != len(y) and not first): return None     # another max_steps is another lr schedule
+        n = 1 if first else len(x)
+        return dict(max_rel=max(abs(p - q) / abs(q) for p, q in zip(x[:n], y[:n])), steps=n)
+    return dict(fused_vs_unfused_mb8=d('azllm_lora_kernels', 'azllm_dropout0'), fused_vs_unfused_mb16=d('azllm_lora_kernels_mb16', 'azllm_dropout0_mb16'),
+                fp8_vs_bf16_mb16=d('azllm_fp8_mb16', 'azllm_dropout0_mb16'),
+                # the first step only (same weights, same batch): those two runs had different max_steps, so different schedules after it
+                frozen_bf16_vs_fp32_first_step=d('azllm_dropout0', 'azllm_dropout0_fp32_frozen', first=True),
+                dropout005_vs_0=d('azllm_flex', 'azllm_dropout0'),
                 first_last=dict((k, [v['losses'][0], v['losses'][-1]]) for k, v in rows.items() if v.get('losses')))
+
+
+def summarize(rows:dict) -> dict:
+    "The figures the issue asks for, from the rows."
+    tok = lambda k: (rows.get(k) or {}).get('tok_per_s')
+    ship = shipped_row(rows)
+    return dict(shipped_1b_row=ship, shipped_1b_tok_per_s=tok(ship) if ship else None,
+                shipped_1b_peak_gib=(rows.get(ship) or {}).get('peak_gib') if ship else None,
+                dropout0_tok_per_s=tok('azllm_dropout0'), lora_kernels_tok_per_s=tok('azllm_lora_kernels'),
+                dropout0_mb16_tok_per_s=tok('azllm_dropout0_mb16'), lora_kernels_mb16_tok_per_s=tok('azllm_lora_kernels_mb16'),
+                fp8_mb16_tok_per_s=tok('azllm_fp8_mb16'),
+                trl_liger_tok_per_s=tok('trl_liger'), qlora_8b_tok_per_s=tok('azllm_qlora'),
+                qlora_8b_peak_gib=(rows.get('azllm_qlora') or {}).get('peak_gib'),
+                trl_qlora_8b_tok_per_s=tok('trl_qlora'), trl_qlora_8b_peak_gib=(rows.get('trl_qlora') or {}).get('peak_gib'),
+                target_tok_per_s=100_000, target_qlora_peak_gib=16, losses=loss_agreement(rows))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--steps', type=int, default=40)
     ap.add_argument('--skip', type=int, default=10, help='steps excluded from the median (compilation, warm-up)')
-    ap.add_argument('--qlora-steps', type=int, default=12, help='steps of the 8B QLoRA row (its median skips the first 4)')
-    ap.add_argument('--rows', default=DEFAULT_ROWS, help=f"comma-separated: peft_trainer, trl_liger, {', '.join(AZLLM_ROWS)}, "
+    ap.add_argument('--qlora-steps', type=int, default=12, help='steps of the 8B QLoRA rows, azllm_qlora and trl_qlora (their medians skip the first 4)')
+    ap.add_argument('--rows', default=DEFAULT_ROWS, help=f"comma-separated: peft_trainer, trl_liger, trl_qlora, {', '.join(AZLLM_ROWS)}, "
                     f"{', '.join(CHILD_ROWS)}; rows not run are kept from --out")
     ap.add_argument('--row', help=argparse.SUPPRESS)
     ap.add_argument('--out', default=str(ROOT/'benchmarks/results/sft_throughput_h200.json'))
+    ap.add_argument('--summarize', action='store_true', help='only recompute the summary of --out from its rows (no GPU), e.g. after the shipped config changed')
     a = ap.parse_args()
+    if a.summarize:
+        res = json.loads(Path(a.out).read_text()); res['summary'] = summarize(res['rows'])
+        Path(a.out).write_text(json.dumps(res, indent=2) + '\n'); print(json.dumps(res['summary'], indent=1)); return
     if a.row:                                               # child process: one row, JSON on the last line
         r = CHILD_ROWS[a.row]() if a.row in CHILD_ROWS else row_hf(a.row, a.steps, a.skip)
         print(json.dumps(r)); return
@@ -214,8 +273,8 @@ def main():
                versions={m.__name__: m.__version__ for m in (torch, transformers, peft)}, rows=dict(old.get('rows', {})),
                rows_from_earlier_runs={k: old.get('rows_from_earlier_runs', {}).get(k, old.get('earlier_rows_from', old.get('command')))
                                        for k in old.get('rows', {})})
-    for k in ('lora_kernels_check', 'fusion_by_group'):
-        if k in old and 'error' not in old[k]:
+    for k in [k for k in old if k in CHILD_ROWS or k.startswith(tuple(CHILD_ROWS))]:     # the checks and per-group timings (also of earlier kernels)
+        if 'error' not in old[k]:
             res[k] = old[k]; res['rows_from_earlier_runs'][k] = old.get('rows_from_earlier_runs', {}).get(k, old.get('command'))
     for mod in ('trl', 'liger_kernel', 'bitsandbytes'):
         try: res['versions'][mod] = getattr(__import__(mod), '__version__', 'installed')
@@ -225,7 +284,7 @@ def main():
         if row in AZLLM_ROWS:
             r = row_azllm(row, a.qlora_steps if row == 'azllm_qlora' else a.steps, 4 if row == 'azllm_qlora' else a.skip)
         else:
-            steps = ['--steps', str(a.steps), '--skip', str(a.skip)]
+            steps = ['--steps', str(a.qlora_steps), '--skip', '4'] if row == 'trl_qlora' else ['--steps', str(a.steps), '--skip', str(a.skip)]
             p = subprocess.run([sys.executable, __file__, '--row', row, *steps], capture_output=True, text=True)
             if p.returncode: print(p.stderr[-3000:]); r = dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400])
             else: r = json.loads(p.stdout.strip().splitlines()[-1])
@@ -234,13 +293,7 @@ def main():
         else: res['rows'][row] = r
         res['rows_from_earlier_runs'].pop(row, None)
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'stderr_tail')})[:1500], flush=True)
-        rows = res['rows']
-        tok = lambda k: (rows.get(k) or {}).get('tok_per_s')
-        res['summary'] = dict(lora_kernels_tok_per_s=tok('azllm_lora_kernels'), shipped_1b_tok_per_s=tok('azllm_flex'),
-                              dropout0_tok_per_s=tok('azllm_dropout0'), mb16_tok_per_s=tok('azllm_lora_kernels_mb16'),
-                              trl_liger_tok_per_s=tok('trl_liger'), qlora_8b_tok_per_s=tok('azllm_qlora'),
-                              qlora_8b_peak_gib=(rows.get('azllm_qlora') or {}).get('peak_gib'),
-                              target_tok_per_s=100_000, target_qlora_peak_gib=16, losses=loss_agreement(rows))
+        res['summary'] = summarize(res['rows'])
         Path(a.out).write_text(json.dumps(res, indent=2) + '\n')      # after every row: a run cut short keeps what it measured
     print(json.dumps(res['summary'], indent=1))
 
