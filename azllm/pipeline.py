@@ -111,6 +111,7 @@ def dpo_step(out:Path, # run directory
              data:Path, # directory with train.jsonl and valid.jsonl of preference pairs
              steps:int=20, # optimizer steps
              progress:bool=False, # the DPO loop's own progress bar
+             pairs:int|None=None, # held-out pairs to score SFT and DPO on (None: all)
             ) -> dict:
     "A short DPO run from the SFT adapter; returns its last figures and SFT vs DPO preference accuracy on the held-out pairs."
     from azllm.dpo import DPORun, run_dpo, read_pairs, preference_accuracy
@@ -121,7 +122,7 @@ def dpo_step(out:Path, # run directory
     final = run_dpo(cfg, progress=progress)
     recs = [json.loads(l) for l in open(out/'dpo'/'log.jsonl')]
     val = [r for r in recs if 'val_reward_accuracy' in r][-1]
-    held = read_pairs(data/'valid.jsonl')
+    held = read_pairs(data/'valid.jsonl')[:pairs]
     acc = {name: preference_accuracy(*load_adapted(path), held) for name, path in (('sft', sft_adapter), ('dpo', final))}
     return dict(steps=steps, train_loss=[r['loss'] for r in recs if 'loss' in r][-1], val_loss=val['val_loss'],
                 val_reward_accuracy=val['val_reward_accuracy'], val_reward_margin=val['val_reward_margin'],
@@ -295,7 +296,7 @@ def _report_md(rep:dict) -> str:
 
 # %% ../nbs/50_pipeline.ipynb #8669d9ea
 SMALL = dict(custom_sizes=(1000, 4000), extend_sizes=(1000,), eval_docs=2, prompts=['Balansımı necə yoxlaya bilərəm?'],
-             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2, dpo_steps=2,
+             max_new_tokens=8, base_steps=4, phase1_steps=2, phase2_steps=4, sft_steps=2, dpo_steps=2, dpo_pairs=16,
              tasks={'az': 8, 'az_text_bpb': 1, 'az_sft_gen': 2})   # `--small`: every stage and every task, in a few minutes
 
 def _timed(timings:dict, name:str, bar):
@@ -324,7 +325,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
                max_new_tokens:int=32, # generation length
                tasks:dict|None=None, # lm-eval task -> items to score (None: `QUICK_TASKS`)
                overwrite:bool=False, # replace `out` even if it is not an earlier quickstart
-               **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps, dpo_steps
+               **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps, dpo_steps; dpo_pairs (held-out pairs scored)
               ) -> Path:
     "Run the pipeline on the bundled `data_samples/` with tiny models; write `report.md` and `report.json` to `out`."
     check_output(out, 'quickstart', overwrite)
@@ -356,7 +357,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
                 rep['sft'] = sft_step(tmp, runs['custom-tokenizer-phase2']['final'], ds/'sft', budget.get('sft_steps', 30), progress)
         if 'dpo' in stages and 'sft' in rep:
             with _timed(timings, 'dpo', bar):
-                rep['dpo'] = dpo_step(tmp, rep['sft']['adapter'], ds/'dpo', budget.get('dpo_steps', 20), progress)
+                rep['dpo'] = dpo_step(tmp, rep['sft']['adapter'], ds/'dpo', budget.get('dpo_steps', 20), progress, budget.get('dpo_pairs'))
             rep.setdefault('_sections', {})['Stage 3b: DPO'] = dpo_section(rep['dpo'])
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
