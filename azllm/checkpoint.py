@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Optional
 import numpy as np
 import torch
-from .core import AzllmError, write_json
+from .core import AzllmError, write_json, pid_alive
 from .runtime import Runtime
 
 # %% auto #0
@@ -345,16 +345,10 @@ def load_checkpoint(path:str, # a committed checkpoint
 # %% ../nbs/04_checkpoint.ipynb #20e56c6e
 LOCK = '.azllm.lock'
 
-def _alive(pid:int) -> bool:
-    try: os.kill(pid, 0)
-    except ProcessLookupError: return False
-    except PermissionError: return True
-    return True
-
 def _stale(owner, me:dict) -> bool:
     "Whether a lock's content belongs to no live run: not a lock at all, or a process of this host that is gone."
     if not isinstance(owner, dict): return True
-    return owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not _alive(owner['pid'])
+    return owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not pid_alive(owner['pid'])
 
 def _in_use(where, lock, owner) -> AzllmError:
     owner = owner if isinstance(owner, dict) else {}

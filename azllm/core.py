@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 # %% auto #0
 __all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'expand_path', 'Config',
            'yaml_key_lines', 'apply_overrides', 'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in',
-           'print0', 'md_table', 'write_json', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
+           'print0', 'md_table', 'write_json', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
            'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output', 'atomic_dir', 'require_fs',
            'looks_local', 'hub_offline', 'resolve_source']
 
@@ -247,6 +247,16 @@ def write_json(obj, path:str|Path) -> Path:
     path.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + '\n', encoding='utf-8')
     return path
 
+# %% ../nbs/00_core.ipynb #9af4af0d
+def pid_alive(pid:int, # a process id on this host
+             ) -> bool:
+    "Whether process `pid` exists on this host (another user's counts)."
+    if pid <= 0: return False                  # 0 and negative ids name process groups, never the owner of a file
+    try: os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError): return False   # (a forged lock's 2**40 is no process either)
+    except PermissionError: return True
+    return True
+
 # %% ../nbs/00_core.ipynb #0d7386b5
 def repo_root() -> Path:
     "The azllm repository (the folder holding `pyproject.toml`, `azllm/` and `nbs/`), found from the package or the working directory."
@@ -311,7 +321,7 @@ _DEBRIS = re.compile(r'^\.(azllm-output\.json|azllm\.lock)\.tmp-\d+$')
 def _clear_debris(path:Path):
     "Remove the temporary marker/lock files of dead processes in `path`."
     for p in path.iterdir() if path.is_dir() else ():
-        if _DEBRIS.match(p.name) and not _alive(int(p.name.rsplit('-', 1)[1])): p.unlink(missing_ok=True)
+        if _DEBRIS.match(p.name) and not pid_alive(int(p.name.rsplit('-', 1)[1])): p.unlink(missing_ok=True)
 
 def write_marker(path:str|Path, # an output directory
                  kind:str, # what it holds: tokenizer, eval, merged-model, cpt-run, sft-run, quickstart, ...
@@ -384,18 +394,12 @@ def _remove(p:Path):
 
 def _host() -> str: return re.sub(r'[^A-Za-z0-9]', '', socket.gethostname())[:24] or 'host'
 
-def _alive(pid:int) -> bool:
-    try: os.kill(pid, 0)
-    except ProcessLookupError: return False
-    except PermissionError: return True
-    return True
-
 def _recover(out:Path):
     "Clean what a killed `atomic_dir` on `out` left beside it (same host, dead pid); put back an old output it had moved aside."
     pat = re.compile(rf'^\.{re.escape(out.name)}\.azllm-(tmp|old)-{_host()}-(\d+)(-.*)?$')
     for p in out.parent.iterdir() if out.parent.is_dir() else ():
         m = pat.match(p.name)
-        if not m or _alive(int(m[2])): continue
+        if not m or pid_alive(int(m[2])): continue
         if m[1] == 'old' and not (out.exists() or out.is_symlink()): os.replace(p, out)
         else: _remove(p)
 

@@ -476,9 +476,9 @@ def test_killed_inside_the_marker_or_lock_write_resumes(tmp_path, small_tokenize
 def _race_for_the_lock(d, barrier, results):
     "A child process: wait for the other one, then take the lock on `d`, whose stale owner both found (the check made slow, to widen the race)."
     import azllm.checkpoint as ckm
-    real = ckm._alive
+    real = ckm.pid_alive
     def slow_alive(pid): time.sleep(0.3); return real(pid)
-    ckm._alive = slow_alive
+    ckm.pid_alive = slow_alive
     barrier.wait()
     try:
         lock = ckm.RunLock(d).acquire()
