@@ -471,9 +471,9 @@ def require_fs(url:str|Path, # a local path or a URL such as s3://bucket/run
     try: fsspec.get_filesystem_class(protocol)
     except ValueError: raise AzllmError(f"{url}: unknown storage protocol {protocol}://; use a local path or s3://bucket/path") from None
     except ImportError:
-        pkg, cmd = _EXTRAS.get(protocol, (f'the fsspec backend for {protocol}://', f'see fsspec\'s list of implementations'))
+        pkg, cmd = _EXTRAS.get(protocol, (f'the fsspec backend for {protocol}://', "see fsspec's list of implementations"))
         raise AzllmError(f"{url}: {protocol}:// storage needs the {pkg} package: {cmd}") from None
-    return fsspec.core.url_to_fs(url)
+    return fsspec.core.url_to_fs(protocol + url[len(protocol):] if '://' in url else url)   # fsspec knows `s3`, not `S3`
 
 # %% ../nbs/00_core.ipynb #c31a39c1
 _HUB_ID = re.compile(r'^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$')

@@ -16,9 +16,10 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
+from .core import require_fs
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url, fs_of)
+                              read_sidecar, is_url)
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw
 from .packing import WindowOrder
@@ -586,7 +587,7 @@ def _batch_plan(self:Trainer) -> dict:
 # %% ../nbs/25_trainer.ipynb #667d02d8
 def _remote_marker(ck:str) -> dict:
     "The marker of a checkpoint_dir on an object store ({} if it has none)."
-    fs, root = fs_of(ck)
+    fs, root = require_fs(ck)
     try: m = json.loads(fs.cat_file(f'{root.rstrip("/")}/{MARKER}'))
     except FileNotFoundError: return {}
     except (ValueError, UnicodeDecodeError): m = None
@@ -595,7 +596,7 @@ def _remote_marker(ck:str) -> dict:
 
 def _mark_remote(ck:str, run:Path):
     "Record in a checkpoint_dir on an object store the run it belongs to (once: a conditional create)."
-    fs, root = fs_of(ck)
+    fs, root = require_fs(ck)
     from azllm import __version__
     body = json.dumps(dict(kind='checkpoints', azllm_version=__version__, run=str(run.resolve())), indent=2).encode()
     try: fs.pipe_file(f'{root.rstrip("/")}/{MARKER}', body, mode='create')
