@@ -488,12 +488,15 @@ def looks_local(spec:str, # a name given for a model or tokenizer
     if Path(s).suffix.lower() in _FILE_SUFFIXES or not _HUB_ID.match(s): return True
     return '/' in s and Path(s).parent.is_dir()
 
-def hub_offline() -> bool:
-    "True when `HF_HUB_OFFLINE` is set or the Hub's host cannot be reached within 2 seconds."
-    if os.environ.get('HF_HUB_OFFLINE', os.environ.get('TRANSFORMERS_OFFLINE', '')).strip().lower() in ('1', 'true', 'yes', 'on'):
-        return True
+def hub_offline(datasets:bool=False, # the question is for a `datasets` download: HF_DATASETS_OFFLINE counts too
+               ) -> bool:
+    "True when the environment says offline (`HF_HUB_OFFLINE`) or the Hub, or the proxy to it, cannot be reached within 2 seconds."
+    flags = [os.environ.get('HF_HUB_OFFLINE') or os.environ.get('TRANSFORMERS_OFFLINE') or '']      # as huggingface_hub reads them
+    if datasets: flags.append(os.environ.get('HF_DATASETS_OFFLINE', ''))
+    if any(f.strip().lower() in ('1', 'true', 'yes', 'on') for f in flags): return True
     from urllib.parse import urlparse
-    proxy = os.environ.get('HTTPS_PROXY') or os.environ.get('https_proxy')
+    proxy = next((os.environ[k] for k in ('HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy') if os.environ.get(k)), None)
+    if proxy and '://' not in proxy: proxy = f'http://{proxy}'                  # `host:port` is a proxy too
     u = urlparse(proxy or os.environ.get('HF_ENDPOINT') or 'https://huggingface.co')
     return not _reachable(u.hostname or '', u.port or (443 if u.scheme == 'https' else 80))
 
