@@ -8,7 +8,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 from __future__ import annotations
 import argparse, errno, json, math, os, sys
 from pathlib import Path
-from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml
+from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml, print0
 from .core import int_in, MIN_VOCAB, MAX_VOCAB
 from .memory import GIB, PRECISIONS, OPTIMIZERS, RENAMED, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
@@ -190,7 +190,7 @@ def cmd_train(a):
         print(' '.join(['python', '-m', 'azllm.cli', 'train', *map(__import__('shlex').quote, a.configs)])); return 0
     for run, cfg in runs:
         out = run(cfg)
-        if int(os.environ.get('RANK', '0')) == 0: print(f"wrote {out}")
+        print0(f"wrote {out}")
 
 # %% ../nbs/80_cli.ipynb #9c8d3cc8
 class ArgumentParser(argparse.ArgumentParser):
@@ -434,7 +434,7 @@ def main(argv:list[str]|None=None) -> int:
     try:
         rc = a.func(a)
     except AzllmError as e:
-        if int(os.environ.get('RANK', '0')) == 0: print(f"azllm: error: {e}", file=sys.stderr)
+        print0(f"azllm: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("azllm: interrupted", file=sys.stderr)
@@ -445,9 +445,8 @@ def main(argv:list[str]|None=None) -> int:
     except BaseException as e:                   # DCP's CheckpointException is not an Exception
         if isinstance(e, (SystemExit, GeneratorExit)) or (d := disk_error(e)) is None: raise
         code, where = d
-        if int(os.environ.get('RANK', '0')) == 0:
-            print(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
-                  "(nothing half-written was kept)", file=sys.stderr)
+        print0(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
+               "(nothing half-written was kept)", file=sys.stderr)
         return 2
     return rc or 0
 

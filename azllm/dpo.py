@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from pydantic import Field
 from fastcore.basics import patch_to
-from .core import AzllmError, atomic_dir, save_config, write_json
+from .core import AzllmError, atomic_dir, save_config, write_json, print0
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
 from .trainer import Trainer, run_training, data_dir
@@ -242,18 +242,18 @@ class DPOTask(SFTTask):
         return model, tok, dict(base=self.base, trainable=n(True), frozen=n(False), loss_type=cfg.loss_type, beta=cfg.beta)
 
 # %% ../nbs/33_dpo.ipynb #c0cabe47
-def _pack_split(src, tok, cfg:DPORun, path:Path, rt:Runtime, split:str) -> dict:
+def _pack_split(src, tok, cfg:DPORun, path:Path, split:str) -> dict:
     exs, st = encode_pairs(read_pairs(src), tok, cfg.seq_len, cfg.truncation)
     st.update(pack_rows(exs, cfg.seq_len, path))
-    rt.print(f"{split}: {st['kept']} of {st['pairs']} pairs, {st['completion_tokens']:,} of {st['tokens']:,} tokens in replies, "
-             f"{st['rows']} rows of <= {cfg.seq_len} ({st['fill']:.0%} full); truncated {st['truncated']}, dropped {st['dropped']}")
+    print0(f"{split}: {st['kept']} of {st['pairs']} pairs, {st['completion_tokens']:,} of {st['tokens']:,} tokens in replies, "
+           f"{st['rows']} rows of <= {cfg.seq_len} ({st['fill']:.0%} full); truncated {st['truncated']}, dropped {st['dropped']}")
     return st
 
 @patch_to(DPOTask)
 def data(self, cfg:DPORun, tok, out:Path, rt:Runtime) -> tuple:
     dd = data_dir(out, rt)
     if rt.local_main:
-        stats = {s: _pack_split(src, tok, cfg, dd/s, rt, s) for s, src in (('train', cfg.train_data), ('valid', cfg.valid_data)) if src}
+        stats = {s: _pack_split(src, tok, cfg, dd/s, s) for s, src in (('train', cfg.train_data), ('valid', cfg.valid_data)) if src}
         write_json(stats, dd/'stats.json')
     rt.barrier()
     return PackedPairs(dd/'train', tok.pad_token_id), (PackedPairs(dd/'valid', tok.pad_token_id) if cfg.valid_data else None)

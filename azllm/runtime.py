@@ -88,11 +88,6 @@ def gather(self:Runtime, obj) -> list:
     if not self.distributed: return [obj]
     out = [None] * self.world; dist.all_gather_object(out, obj); return out
 
-@patch
-def print(self:Runtime, *args, **kwargs):
-    "Print on the main process only."
-    if self.main: print(*args, **kwargs, flush=True)
-
 # %% ../nbs/03_runtime.ipynb #5bf41c70
 def check_fp8(cuda:bool, # a CUDA device is in use
              ):

@@ -12,7 +12,7 @@ from typing import Literal, Optional, Union
 import torch
 from pydantic import Field, field_validator
 from peft import LoraConfig
-from .core import AzllmError, atomic_dir, load_config, save_config, write_json
+from .core import AzllmError, atomic_dir, load_config, save_config, write_json, print0
 from .tokenizer import load_tokenizer, has_tokenizer
 from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats, sft_preview
 from .model import load_model, transfer_vocabulary, set_special_ids
@@ -162,7 +162,7 @@ class SFTTask:
         from peft import get_peft_model
         tok = sft_tokenizer(cfg)
         model, resized, emb = sft_model(cfg, tok)
-        if resized: rt.print(f"model resized to the tokenizer: {resized}")
+        if resized: print0(f"model resized to the tokenizer: {resized}")
         with seeded(cfg.seed), quiet('.*is_gradient_checkpointing.*'):
             model = get_peft_model(model, lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.target_modules, emb))
         n = lambda train: sum(p.numel() for p in model.parameters() if p.requires_grad == train)
@@ -176,9 +176,9 @@ class SFTTask:
                 if not src: continue
                 encs, st = encode_chats(read_chats(src, split='train' if split == 'train' else 'validation'), tok, cfg.seq_len, cfg.truncation)
                 stats[split] = dict(st, **pack_rows(encs, cfg.seq_len, dd/split))
-                rt.print(f"{split}: {st['kept']} of {st['examples']} conversations, {st['trained_tokens']:,} of {st['tokens']:,} tokens "
-                         f"trained, {stats[split]['rows']} rows of <= {cfg.seq_len} ({stats[split]['fill']:.0%} full); longer than "
-                         f"seq_len: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
+                print0(f"{split}: {st['kept']} of {st['examples']} conversations, {st['trained_tokens']:,} of {st['tokens']:,} tokens "
+                       f"trained, {stats[split]['rows']} rows of <= {cfg.seq_len} ({stats[split]['fill']:.0%} full); longer than "
+                       f"seq_len: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
             write_json(stats, dd/'stats.json')
         rt.barrier()
         train = PackedRows(dd/'train', tok.pad_token_id)

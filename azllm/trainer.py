@@ -16,7 +16,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
-from .core import require_fs
+from .core import require_fs, print0
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url)
@@ -467,7 +467,7 @@ def _check_tokenizer_unchanged(self:Trainer):
     if not self.cfg.resume_with_changes:
         raise AzllmError(f"resuming {self.resume_from} with a different config changes the run: {change}. "
                          "Restore that tokenizer, start a new output_dir, or set resume_with_changes: true")
-    self.rt.print(f"resuming with changes: {change}")
+    print0(f"resuming with changes: {change}")
 
 @patch
 def _resume_point(self:Trainer) -> Optional[str]:
@@ -478,8 +478,8 @@ def _resume_point(self:Trainer) -> Optional[str]:
         cks, path = list_checkpoints(self.ckpt_dir), None
         for i, p in enumerate(reversed(cks)):        # the newest intact one; a corrupt one is named and skipped
             if not (bad := verify_checkpoint(p, self.rt)): path = p; break
-            self.rt.print(f"checkpoint {p} is corrupt ({', '.join(bad[:3])} differ from its sidecar's SHA-256); "
-                          + ("falling back to the previous one" if i + 1 < len(cks) else "no earlier checkpoint"))
+            print0(f"checkpoint {p} is corrupt ({', '.join(bad[:3])} differ from its sidecar's SHA-256); "
+                   + ("falling back to the previous one" if i + 1 < len(cks) else "no earlier checkpoint"))
         if path is None and cks: raise AzllmError(f"every checkpoint in {self.ckpt_dir} is corrupt; move them away to start over")
         if path is None: return None
         self.verified = True
@@ -493,7 +493,7 @@ def _resume_point(self:Trainer) -> Optional[str]:
     if changes and not cfg.resume_with_changes:
         raise AzllmError(f"resuming {path} with a different config changes the run: {'; '.join(changes)}. "
                          "Restore those keys, start a new output_dir, or set resume_with_changes: true")
-    if changes: self.rt.print(f"resuming with changes: {'; '.join(changes)}")
+    if changes: print0(f"resuming with changes: {'; '.join(changes)}")
     return path
 
 @patch
@@ -519,7 +519,7 @@ def setup(self:Trainer):
         else:                                                         # on an object store: locked and marked the same way
             self.ckpt_lock = RunLock(self.ckpt_dir).acquire()
             _mark_remote(self.ckpt_dir, out)
-        if gone := clean_uncommitted(self.ckpt_dir): rt.print(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
+        if gone := clean_uncommitted(self.ckpt_dir): print0(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
     self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
     rt.barrier()
     self.resume_from = self._resume_point()
@@ -554,7 +554,7 @@ def setup(self:Trainer):
         load_checkpoint(self.resume_from, self.eng.model, self.eng.opt, self.eng.sched, rt, verified=self.verified)
         meta = read_sidecar(self.resume_from)
         self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
-        rt.print(f"resumed from {self.resume_from} at step {self.step}")
+        print0(f"resumed from {self.resume_from} at step {self.step}")
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
         if cfg.tensorboard:
@@ -563,10 +563,10 @@ def setup(self:Trainer):
     from azllm.packing import token_byte_lengths
     self.nbytes = token_byte_lengths(self.tok)
     i = self.info
-    if self.progress: rt.print(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
-                               f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
-                               f"global batch={rows_per_step}x{cfg.seq_len} tokens "
-                               f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
+    if self.progress: print0(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
+                             f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
+                             f"global batch={rows_per_step}x{cfg.seq_len} tokens "
+                             f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
     return self
 
 @patch
@@ -579,8 +579,8 @@ def _batch_plan(self:Trainer) -> dict:
     if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
         plan = dict(stored, chosen='stored')
     else: plan = dict(choose_micro_batch(self.eng, cfg, self.info['compiled']), chosen='measured')
-    rt.print(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
-             + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
+    print0(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
+           + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
     return plan
 
 
