@@ -72,9 +72,9 @@ def cmd_sft_preview(a):
     print(json.dumps(p, ensure_ascii=False) if a.json else render_preview(p, color=sys.stdout.isatty()))
 
 def _no_loading_bars():
-    "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval."
-    import transformers
-    transformers.utils.logging.disable_progress_bar()
+    "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval: hidden while the command runs, then put back (`main` also runs inside notebooks)."
+    from azllm.runtime import quiet
+    return quiet(data_bars=False)          # a corpus named by a `datasets` name still shows its download
 
 def _must_exist(path:str, what:str):
     "A missing input fails before torch, transformers and peft are imported (seconds on a small machine)."
@@ -84,35 +84,35 @@ def cmd_export(a):
     _must_exist(a.adapter, 'adapter')
     if a.model and looks_local(a.model): _must_exist(a.model, '--model')
     from azllm.adapters import merge_adapter, export_adapter
-    _no_loading_bars()
-    if a.gguf:
-        if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
-        from azllm.gguf_export import export_gguf
-        f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
-        rep = json.loads((f.parent/'round_trip.json').read_text())
-        print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); round trip through transformers' GGUF loader on "
-              f"{rep['documents']} held-out documents: ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
-              f"(allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement {rep['top1_agreement']:.1%}")
-    elif a.merge:
-        out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
-        print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
-    else:
-        if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
-        out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
-        print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
+    with _no_loading_bars():
+        if a.gguf:
+            if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
+            from azllm.gguf_export import export_gguf
+            f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
+            rep = json.loads((f.parent/'round_trip.json').read_text())
+            print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); round trip through transformers' GGUF loader on "
+                  f"{rep['documents']} held-out documents: ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
+                  f"(allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement {rep['top1_agreement']:.1%}")
+        elif a.merge:
+            out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
+            print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
+        else:
+            if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
+            out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
+            print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
 
 def cmd_chat(a):
     from azllm.core import resolve_source
     resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
     if a.adapter: _must_exist(a.adapter, '--adapter')
     from azllm.generate import chat
-    _no_loading_bars()
-    if a.prompt is None:                               # an interactive session says what it talks to and how to leave
-        print(f"azllm chat: {a.model}" + (f" with adapter {a.adapter}" if a.adapter else '') +
-              ("; greedy" if not a.temperature else f"; temperature {a.temperature}, top_p {a.top_p}") +
-              f", at most {a.max_new_tokens} new tokens. An empty line or Ctrl-D ends the session.", flush=True)
-    chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
-         temperature=a.temperature, top_p=a.top_p)
+    with _no_loading_bars():
+        if a.prompt is None:                               # an interactive session says what it talks to and how to leave
+            print(f"azllm chat: {a.model}" + (f" with adapter {a.adapter}" if a.adapter else '') +
+                  ("; greedy" if not a.temperature else f"; temperature {a.temperature}, top_p {a.top_p}") +
+                  f", at most {a.max_new_tokens} new tokens. An empty line or Ctrl-D ends the session.", flush=True)
+        chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
+             temperature=a.temperature, top_p=a.top_p)
 
 # %% ../nbs/80_cli.ipynb #d892f335
 def _available_ram() -> int|None:
@@ -161,8 +161,7 @@ def cmd_eval(a):
     for v in d.get('valid_data') or []:
         if isinstance(v, str) and looks_local(v) and not Path(v).exists(): raise AzllmError(f"{a.config}: valid_data {v}: no such file")
     from azllm.eval import EvalRun, run_eval
-    _no_loading_bars()
-    out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
+    with _no_loading_bars(): out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
 def _wants_launch(a) -> bool:

@@ -14,6 +14,7 @@ from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
+from .runtime import quiet
 from .harness import benchmark_table
 
 # %% auto #0
@@ -329,14 +330,12 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
     "Run the pipeline on the bundled `data_samples/` with tiny models; write `report.md` and `report.json` to `out`."
     check_output(out, 'quickstart', overwrite)
     from tqdm import tqdm
-    import datasets, transformers
-    datasets.disable_progress_bars(); transformers.utils.logging.disable_progress_bar()  # weight loading: no bars
-    transformers.logging.set_verbosity_error()
     ds = find_data_samples()
     train, valid = list(read_documents(ds/'az_train.txt')), list(read_documents(ds/'az_valid.txt'))
     timings, final = {}, Path(out)
     bar = tqdm(total=len(stages), unit='stage', disable=not progress, position=0, desc='quickstart', dynamic_ncols=True)
-    with atomic_dir(out, 'quickstart', overwrite) as tmp, _above_bars(progress):
+    # weight-loading bars and transformers' log are off while the quickstart runs, and put back after (a notebook's kernel goes on)
+    with quiet(logs=True), atomic_dir(out, 'quickstart', overwrite) as tmp, _above_bars(progress):
         tmp = Path(tmp).resolve()   # every path a run records is absolute and inside `tmp`; moved whole to `final` at the end
         with _timed(timings, 'tokenizer', bar):
             rep = stage1_report(tmp, train, valid, custom_sizes, extend_sizes, progress=progress)
