@@ -15,6 +15,7 @@ from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
 from .runtime import quiet
+from .trainer import read_log, read_losses
 from .harness import benchmark_table
 
 # %% auto #0
@@ -100,10 +101,10 @@ def sft_step(out:Path, # run directory
                  max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=3, lora_r=8, lora_alpha=16, log_every=5,
                  eval_every=0, save_every=steps, tensorboard=False)
     final = run_sft(cfg, progress=progress)
-    recs = [json.loads(l) for l in open(out/'sft'/'log.jsonl')]
+    curves = read_losses(out/'sft')
     fig = plot_loss(out/'sft'); fig.savefig(out/'sft_loss.png', dpi=80)
     import matplotlib.pyplot as plt; plt.close(fig)
-    return dict(train_loss=[r['loss'] for r in recs if 'loss' in r][-1], valid_loss=[r['val_loss'] for r in recs if 'val_loss' in r][-1],
+    return dict(train_loss=curves['train'][-1][1], valid_loss=curves['valid'][-1][1],
                 steps=steps, adapter=str(final))
 
 # %% ../nbs/50_pipeline.ipynb #5be0c2f4
@@ -120,7 +121,7 @@ def dpo_step(out:Path, # run directory
                  max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=2, lora_r=8, lora_alpha=16, log_every=5,
                  eval_every=0, save_every=steps, tensorboard=False)
     final = run_dpo(cfg, progress=progress)
-    recs = [json.loads(l) for l in open(out/'dpo'/'log.jsonl')]
+    recs = read_log(out/'dpo')
     val = [r for r in recs if 'val_reward_accuracy' in r][-1]
     held = read_pairs(data/'valid.jsonl')
     acc = {name: preference_accuracy(*load_adapted(path), held) for name, path in (('sft', sft_adapter), ('dpo', final))}
@@ -213,8 +214,7 @@ def _bpb_table(runs:dict) -> pd.DataFrame:
 
 def _train_losses(run_dir:Path) -> list[float]:
     "Training loss per logged step of a CPT run (`log.jsonl`)."
-    p = run_dir/'log.jsonl'
-    return [r['loss'] for r in map(json.loads, filter(str.strip, p.read_text().splitlines())) if 'loss' in r] if p.exists() else []
+    return [loss for _, loss in read_losses(run_dir)['train']] if (run_dir/'log.jsonl').exists() else []
 
 def _rising(losses:list[float]) -> bool:
     "Whether a loss curve ends higher than it starts (means of the first and last quarter)."

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/sft.html.md"""
 
 # %% ../nbs/32_sft.ipynb #665a128d
 from __future__ import annotations
-import json, os
+import os
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
@@ -18,7 +18,7 @@ from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats,
 from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
-from .trainer import TrainConfig, Trainer, run_training, data_dir
+from .trainer import TrainConfig, Trainer, run_training, data_dir, read_losses
 from .cpt import full_state_dict
 from .lora_kernels import dequantize_4bit
 
@@ -217,14 +217,12 @@ def run_sft(cfg:SFTRun, # the run config
 def plot_loss(run:str|Path, # a run directory (or its log.jsonl)
               path:str|Path|None=None, # save the figure here (PNG) instead of returning it only
              ):
-    "Train and valid loss against optimizer steps, from a run's `log.jsonl`."
+    "Train and valid loss against optimizer steps, from a run's `log.jsonl` (read by `read_losses`)."
     import matplotlib.pyplot as plt
-    p = Path(run)
-    recs = [json.loads(l) for l in open(p if p.is_file() else p/'log.jsonl')]
+    curves = read_losses(run)
     fig, ax = plt.subplots(figsize=(5, 3), dpi=80)
-    for key, label, style in (('loss', 'train', '-'), ('val_loss', 'valid', 'o--')):
-        pts = [(r['step'], r[key]) for r in recs if key in r]
-        if pts: ax.plot(*zip(*pts), style, label=label)
+    for label, style in (('train', '-'), ('valid', 'o--')):
+        if curves[label]: ax.plot(*zip(*curves[label]), style, label=label)
     ax.set_xlabel('step'); ax.set_ylabel('loss (assistant tokens)'); ax.legend(); fig.tight_layout()
     if path: fig.savefig(path)
     return fig

@@ -30,7 +30,7 @@ __all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN
            'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
            'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
            'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
-           'data_dir', 'run_training', 'max_micro_batch']
+           'read_log', 'read_losses', 'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/25_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -638,6 +638,30 @@ def save(self:Trainer, loss:float):
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
                     dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp, tokenizer_sha256=self.tok_fp), self.cfg.keep_last)
 
+
+# %% ../nbs/25_trainer.ipynb #ef1e99fb
+def read_log(run:str|Path, # a run directory, or its log.jsonl
+            ) -> list[dict]:
+    "The records of a run's `log.jsonl` in order (those with a `step`); the torn last line of a killed run is left out."
+    p = Path(run)
+    log = p if p.name == 'log.jsonl' else p/'log.jsonl'
+    if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl: not an azllm training run directory")
+    lines = [l for l in log.read_text(encoding='utf-8', errors='replace').splitlines() if l.strip()]
+    recs = []
+    for i, line in enumerate(lines, 1):
+        try: r = json.loads(line)
+        except ValueError:
+            if i == len(lines): break                   # the last line of a run killed mid-write: the steps before it stand
+            raise AzllmError(f"{log}:{i}: not valid JSON; this is not a log azllm wrote, or it was edited") from None
+        if isinstance(r, dict) and isinstance(r.get('step'), int): recs.append(r)
+    return recs
+
+def read_losses(run:str|Path, # a CPT, SFT or DPO run directory (or its log.jsonl)
+               ) -> dict:
+    "Loss curves of a run: {'train': [[step, loss], ...], 'valid': [[step, val_loss], ...]}."
+    recs = read_log(run)
+    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
+    return dict(train=curve('loss'), valid=curve('val_loss'))
 
 # %% ../nbs/25_trainer.ipynb #9d9f2b36
 @patch

@@ -6,8 +6,9 @@ from conftest import DATA, ROOT, azllm
 
 from azllm.core import AzllmError, load_config
 from azllm.generate import generate
-from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, read_losses,
-                        plot_bpb, valid_documents)
+from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, plot_bpb,
+                        valid_documents)
+from azllm.trainer import read_losses
 
 
 @pytest.fixture(scope='module', autouse=True)
