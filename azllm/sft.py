@@ -185,19 +185,24 @@ class SFTTask:
         valid = PackedRows(dd/'valid', tok.pad_token_id) if cfg.valid_data else None
         return train, valid
 
+    def base_of(self, cfg:SFTRun) -> str:
+        "The model the adapter sits on, which `final/` records: the run's `model` (a task that starts elsewhere, DPO, says so here)."
+        return cfg.model
+
     def save_final(self, trainer:Trainer, out:Path):
         "The adapter in peft's format, with the tokenizer (and, for a preset, the base it loads onto)."
         model, tok, cfg, rt = trainer.eng.model, trainer.tok, trainer.cfg, trainer.rt
+        spec = self.base_of(cfg)
         sd = full_state_dict(model)
         if rt.main:
             peft_model = inner_peft(model)
             with atomic_dir(out) as tmp:
-                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model, cfg.output_dir)
+                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(spec, cfg.output_dir)
                 # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
                 peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
                 tok.save_pretrained(tmp)
-                if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
-                    base, _, _ = sft_model(cfg, tok)
+                if spec.startswith('preset:'):            # random init: rebuild the same base so the adapter can be reloaded
+                    base, _, _ = sft_model(cfg.model_copy(update=dict(model=spec)), tok)
                     if cfg.load_in_4bit: base = dequantize_4bit(base)    # the NF4 weights it trained on, as a plain bf16 model
                     set_special_ids(base, tok).save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
                 save_config(cfg, tmp/'azllm_config.yml')
