@@ -11,12 +11,7 @@ from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_
 from azllm.trainer import read_losses
 
 
-@pytest.fixture(scope='module', autouse=True)
-def one_thread():
-    "Tiny models gain nothing from a second thread; on a busy 2-core machine two threads are several times slower."
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 
 
 @pytest.fixture(scope='module')
