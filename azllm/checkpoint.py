@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Optional
 import numpy as np
 import torch
-from .core import AzllmError, write_json
+from .core import AzllmError, write_json, require_fs, pid_alive
 from .runtime import Runtime
 
 # %% auto #0
-__all__ = ['SIDECAR', 'CRASH_POINTS', 'LOCK', 'is_url', 'fs_of', 'list_checkpoints', 'clean_uncommitted', 'sha256_of',
-           'hash_files', 'rng_state', 'set_rng_state', 'SafeUnpickler', 'read_metadata', 'crash_point',
-           'split_optimizer_state', 'check_like', 'save_checkpoint', 'read_sidecar', 'verify_checkpoint',
-           'load_checkpoint', 'RunLock']
+__all__ = ['SIDECAR', 'CRASH_POINTS', 'LOCK', 'is_url', 'list_checkpoints', 'clean_uncommitted', 'sha256_of', 'hash_files',
+           'rng_state', 'set_rng_state', 'SafeUnpickler', 'read_metadata', 'crash_point', 'split_optimizer_state',
+           'check_like', 'save_checkpoint', 'read_sidecar', 'verify_checkpoint', 'load_checkpoint', 'RunLock']
 
 # %% ../nbs/04_checkpoint.ipynb #9a18ec5f
 SIDECAR = 'azllm_checkpoint.json'
@@ -26,17 +25,6 @@ SIDECAR = 'azllm_checkpoint.json'
 def is_url(path) -> bool:
     "Whether `path` is a URL (`s3://...`, `memory://...`) rather than a local path."
     return '://' in str(path)
-
-def fs_of(path:str):
-    "The fsspec filesystem of `path` and the path inside it; a clear error when its backend is not installed."
-    import fsspec
-    try: return fsspec.core.url_to_fs(str(path))
-    except ImportError as e:
-        proto = str(path).split('://')[0]
-        extra = " (pip install 'azllm[s3]')" if proto in ('s3', 's3a') else ''
-        raise AzllmError(f"{path}: the filesystem for {proto}:// is not installed{extra}: {e}") from None
-    except ValueError as e:                  # fsspec: "Protocol not known: bogus"
-        raise AzllmError(f"{path}: unknown storage protocol {str(path).split('://')[0]}://; use a local path or s3://bucket/path ({e})") from None
 
 def _join(root:str, name:str) -> str: return f"{str(root).rstrip('/')}/{name}"
 
@@ -48,7 +36,7 @@ def _step_of(name:str) -> Optional[int]:
 def list_checkpoints(ckpt_dir:str, # a local directory or URL
                     ) -> list[str]:
     "Committed checkpoints under `ckpt_dir` (a `step_N` directory holding a sidecar), oldest first."
-    fs, root = fs_of(ckpt_dir)
+    fs, root = require_fs(ckpt_dir)
     if not fs.exists(root): return []
     found = []
     for p in fs.ls(root, detail=False):
@@ -62,7 +50,7 @@ _SAVE_FILE = re.compile(r'^(\.metadata|__\d+_\d+\.distcp|rng_rank\d+\.json|sched
 def clean_uncommitted(ckpt_dir:str, # a local directory or URL
                      ) -> list[str]:
     "Remove the partial checkpoints a killed save left in `ckpt_dir`; return what was removed."
-    fs, root = fs_of(ckpt_dir)
+    fs, root = require_fs(ckpt_dir)
     if not fs.exists(root): return []
     gone = []
     for p in fs.ls(root, detail=False):
@@ -89,7 +77,7 @@ def hash_files(path:str, # checkpoint directory (local or URL)
                names:Optional[list[str]]=None, # files to hash (default: every file but the sidecar)
               ) -> dict:
     "`{file name: sha256}` of the checkpoint's files, computed in shares by all processes."
-    fs, root = fs_of(path)
+    fs, root = require_fs(path)
     names = sorted(names) if names is not None else _files(fs, root)
     mine = {n: sha256_of(fs, _join(root, n)) if fs.exists(_join(root, n)) else None for n in names[rt.rank::rt.world]}
     out = {}
@@ -146,7 +134,7 @@ def read_metadata(path:str, # a checkpoint directory
                  ):
     "DCP's metadata of the checkpoint at `path`, read with `SafeUnpickler`; refused if it lists anything but tensors."
     from torch.distributed.checkpoint.metadata import Metadata, StorageMeta, TensorStorageMetadata
-    fs, root = fs_of(path)
+    fs, root = require_fs(path)
     try:
         with fs.open(_join(root, '.metadata'), 'rb') as f: md = SafeUnpickler(f).load()
     except FileNotFoundError: raise AzllmError(f"checkpoint {path} has no .metadata (DCP's index): it is not a complete checkpoint") from None
@@ -241,7 +229,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
     name = f'step_{step:06d}'
     final = _join(ckpt_dir, name)
     work = final if is_url(ckpt_dir) else _join(ckpt_dir, f'.{name}.tmp')
-    fs, wpath = fs_of(work)
+    fs, wpath = require_fs(work)
     if rt.main:
         if fs.exists(wpath): fs.rm(wpath, recursive=True)
         fs.makedirs(wpath, exist_ok=True)
@@ -265,7 +253,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
             os.replace(wpath, final)                         # the commit point
         crash_point('after_commit')
         for old in list_checkpoints(ckpt_dir)[:-keep_last]:
-            ofs, op = fs_of(old)
+            ofs, op = require_fs(old)
             if is_url(old): ofs.rm(_join(op, SIDECAR))       # uncommit first, so a kill mid-delete leaves debris, not a broken checkpoint
             ofs.rm(op, recursive=True)
         crash_point('after_prune')
@@ -275,7 +263,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
 # %% ../nbs/04_checkpoint.ipynb #860de178
 def read_sidecar(path:str) -> dict:
     "The sidecar of a committed checkpoint (JSON)."
-    fs, p = fs_of(path)
+    fs, p = require_fs(path)
     try:
         with fs.open(_join(p, SIDECAR)) as f: meta = json.load(f)
     except FileNotFoundError: raise AzllmError(f"checkpoint {path} is not committed (no {SIDECAR})") from None
@@ -295,7 +283,7 @@ def verify_checkpoint(path:str, # a committed checkpoint
     meta = read_sidecar(path)
     want = meta.get('sha256')
     if not isinstance(want, dict) or not want: return [SIDECAR + ' (no hashes)']
-    fs, p = fs_of(path)
+    fs, p = require_fs(path)
     have = hash_files(path, rt, list(want))
     bad = [n for n in sorted(want) if have.get(n) != want[n]]
     return bad + [f'{n} (not in the sidecar)' for n in _files(fs, p) if n not in want]
@@ -312,7 +300,7 @@ def load_checkpoint(path:str, # a committed checkpoint
         raise AzllmError(f"checkpoint {path} is corrupt: {', '.join(bad[:3])}{' ...' if len(bad) > 3 else ''} "
                          "does not match the SHA-256 in its sidecar")
     meta = read_sidecar(path)
-    fs, p = fs_of(path)
+    fs, p = require_fs(path)
     try:
         msd, osd = get_state_dict(model, opt)
         tensors, groups = split_optimizer_state(osd)
@@ -345,16 +333,10 @@ def load_checkpoint(path:str, # a committed checkpoint
 # %% ../nbs/04_checkpoint.ipynb #20e56c6e
 LOCK = '.azllm.lock'
 
-def _alive(pid:int) -> bool:
-    try: os.kill(pid, 0)
-    except ProcessLookupError: return False
-    except PermissionError: return True
-    return True
-
 def _stale(owner, me:dict) -> bool:
     "Whether a lock's content belongs to no live run: not a lock at all, or a process of this host that is gone."
     if not isinstance(owner, dict): return True
-    return owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not _alive(owner['pid'])
+    return owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not pid_alive(owner['pid'])
 
 def _in_use(where, lock, owner) -> AzllmError:
     owner = owner if isinstance(owner, dict) else {}
@@ -402,7 +384,7 @@ class RunLock:
 
     def _acquire_remote(self) -> 'RunLock':
         "The same lock on an object store: a conditional create (If-None-Match), and a takeover that succeeds for one writer only (If-Match)."
-        fs, path = fs_of(self.path)
+        fs, path = require_fs(self.path)
         body = json.dumps(self.me).encode()
         for _ in range(3):
             try: fs.pipe_file(path, body, mode='create'); return self
@@ -419,7 +401,7 @@ class RunLock:
     def release(self):
         try:
             if self.url:
-                fs, path = fs_of(self.path)
+                fs, path = require_fs(self.path)
                 if json.loads(fs.cat_file(path)) == self.me: fs.rm(path)
             elif json.loads(self.path.read_text()).get('pid') == os.getpid(): self.path.unlink()
         except (OSError, ValueError): pass

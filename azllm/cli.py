@@ -8,7 +8,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 from __future__ import annotations
 import argparse, errno, json, math, os, sys
 from pathlib import Path
-from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml
+from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml, print0
 from .core import int_in, MIN_VOCAB, MAX_VOCAB
 from .memory import GIB, PRECISIONS, OPTIMIZERS, RENAMED, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
@@ -72,9 +72,9 @@ def cmd_sft_preview(a):
     print(json.dumps(p, ensure_ascii=False) if a.json else render_preview(p, color=sys.stdout.isatty()))
 
 def _no_loading_bars():
-    "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval."
-    import transformers
-    transformers.utils.logging.disable_progress_bar()
+    "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval: hidden while the command runs, then put back (`main` also runs inside notebooks)."
+    from azllm.runtime import quiet
+    return quiet(data_bars=False)          # a corpus named by a `datasets` name still shows its download
 
 def _must_exist(path:str, what:str):
     "A missing input fails before torch, transformers and peft are imported (seconds on a small machine)."
@@ -84,35 +84,35 @@ def cmd_export(a):
     _must_exist(a.adapter, 'adapter')
     if a.model and looks_local(a.model): _must_exist(a.model, '--model')
     from azllm.adapters import merge_adapter, export_adapter
-    _no_loading_bars()
-    if a.gguf:
-        if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
-        from azllm.gguf_export import export_gguf
-        f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
-        rep = json.loads((f.parent/'round_trip.json').read_text())
-        print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); round trip through transformers' GGUF loader on "
-              f"{rep['documents']} held-out documents: ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
-              f"(allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement {rep['top1_agreement']:.1%}")
-    elif a.merge:
-        out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
-        print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
-    else:
-        if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
-        out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
-        print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
+    with _no_loading_bars():
+        if a.gguf:
+            if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
+            from azllm.gguf_export import export_gguf
+            f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
+            rep = json.loads((f.parent/'round_trip.json').read_text())
+            print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); round trip through transformers' GGUF loader on "
+                  f"{rep['documents']} held-out documents: ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
+                  f"(allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement {rep['top1_agreement']:.1%}")
+        elif a.merge:
+            out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
+            print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
+        else:
+            if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
+            out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
+            print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
 
 def cmd_chat(a):
     from azllm.core import resolve_source
     resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
     if a.adapter: _must_exist(a.adapter, '--adapter')
     from azllm.generate import chat
-    _no_loading_bars()
-    if a.prompt is None:                               # an interactive session says what it talks to and how to leave
-        print(f"azllm chat: {a.model}" + (f" with adapter {a.adapter}" if a.adapter else '') +
-              ("; greedy" if not a.temperature else f"; temperature {a.temperature}, top_p {a.top_p}") +
-              f", at most {a.max_new_tokens} new tokens. An empty line or Ctrl-D ends the session.", flush=True)
-    chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
-         temperature=a.temperature, top_p=a.top_p)
+    with _no_loading_bars():
+        if a.prompt is None:                               # an interactive session says what it talks to and how to leave
+            print(f"azllm chat: {a.model}" + (f" with adapter {a.adapter}" if a.adapter else '') +
+                  ("; greedy" if not a.temperature else f"; temperature {a.temperature}, top_p {a.top_p}") +
+                  f", at most {a.max_new_tokens} new tokens. An empty line or Ctrl-D ends the session.", flush=True)
+        chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
+             temperature=a.temperature, top_p=a.top_p)
 
 # %% ../nbs/80_cli.ipynb #d892f335
 def _available_ram() -> int|None:
@@ -161,8 +161,7 @@ def cmd_eval(a):
     for v in d.get('valid_data') or []:
         if isinstance(v, str) and looks_local(v) and not Path(v).exists(): raise AzllmError(f"{a.config}: valid_data {v}: no such file")
     from azllm.eval import EvalRun, run_eval
-    _no_loading_bars()
-    out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
+    with _no_loading_bars(): out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
 def _wants_launch(a) -> bool:
@@ -190,7 +189,7 @@ def cmd_train(a):
         print(' '.join(['python', '-m', 'azllm.cli', 'train', *map(__import__('shlex').quote, a.configs)])); return 0
     for run, cfg in runs:
         out = run(cfg)
-        if int(os.environ.get('RANK', '0')) == 0: print(f"wrote {out}")
+        print0(f"wrote {out}")
 
 # %% ../nbs/80_cli.ipynb #9c8d3cc8
 class ArgumentParser(argparse.ArgumentParser):
@@ -434,7 +433,7 @@ def main(argv:list[str]|None=None) -> int:
     try:
         rc = a.func(a)
     except AzllmError as e:
-        if int(os.environ.get('RANK', '0')) == 0: print(f"azllm: error: {e}", file=sys.stderr)
+        print0(f"azllm: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("azllm: interrupted", file=sys.stderr)
@@ -445,9 +444,8 @@ def main(argv:list[str]|None=None) -> int:
     except BaseException as e:                   # DCP's CheckpointException is not an Exception
         if isinstance(e, (SystemExit, GeneratorExit)) or (d := disk_error(e)) is None: raise
         code, where = d
-        if int(os.environ.get('RANK', '0')) == 0:
-            print(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
-                  "(nothing half-written was kept)", file=sys.stderr)
+        print0(f"azllm: error: cannot write {where or 'the output'}: {os.strerror(code)}; {_DISK_ERRORS[code]} "
+               "(nothing half-written was kept)", file=sys.stderr)
         return 2
     return rc or 0
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 # %% auto #0
 __all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'expand_path', 'Config',
            'yaml_key_lines', 'apply_overrides', 'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in',
-           'print0', 'md_table', 'write_json', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
+           'print0', 'md_table', 'write_json', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
            'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output', 'atomic_dir', 'require_fs',
            'looks_local', 'hub_offline', 'resolve_source']
 
@@ -247,6 +247,16 @@ def write_json(obj, path:str|Path) -> Path:
     path.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + '\n', encoding='utf-8')
     return path
 
+# %% ../nbs/00_core.ipynb #9af4af0d
+def pid_alive(pid:int, # a process id on this host
+             ) -> bool:
+    "Whether process `pid` exists on this host (another user's counts)."
+    if pid <= 0: return False                  # 0 and negative ids name process groups, never the owner of a file
+    try: os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError): return False   # (a forged lock's 2**40 is no process either)
+    except PermissionError: return True
+    return True
+
 # %% ../nbs/00_core.ipynb #0d7386b5
 def repo_root() -> Path:
     "The azllm repository (the folder holding `pyproject.toml`, `azllm/` and `nbs/`), found from the package or the working directory."
@@ -311,7 +321,7 @@ _DEBRIS = re.compile(r'^\.(azllm-output\.json|azllm\.lock)\.tmp-\d+$')
 def _clear_debris(path:Path):
     "Remove the temporary marker/lock files of dead processes in `path`."
     for p in path.iterdir() if path.is_dir() else ():
-        if _DEBRIS.match(p.name) and not _alive(int(p.name.rsplit('-', 1)[1])): p.unlink(missing_ok=True)
+        if _DEBRIS.match(p.name) and not pid_alive(int(p.name.rsplit('-', 1)[1])): p.unlink(missing_ok=True)
 
 def write_marker(path:str|Path, # an output directory
                  kind:str, # what it holds: tokenizer, eval, merged-model, cpt-run, sft-run, quickstart, ...
@@ -384,18 +394,12 @@ def _remove(p:Path):
 
 def _host() -> str: return re.sub(r'[^A-Za-z0-9]', '', socket.gethostname())[:24] or 'host'
 
-def _alive(pid:int) -> bool:
-    try: os.kill(pid, 0)
-    except ProcessLookupError: return False
-    except PermissionError: return True
-    return True
-
 def _recover(out:Path):
     "Clean what a killed `atomic_dir` on `out` left beside it (same host, dead pid); put back an old output it had moved aside."
     pat = re.compile(rf'^\.{re.escape(out.name)}\.azllm-(tmp|old)-{_host()}-(\d+)(-.*)?$')
     for p in out.parent.iterdir() if out.parent.is_dir() else ():
         m = pat.match(p.name)
-        if not m or _alive(int(m[2])): continue
+        if not m or pid_alive(int(m[2])): continue
         if m[1] == 'old' and not (out.exists() or out.is_symlink()): os.replace(p, out)
         else: _remove(p)
 
@@ -467,9 +471,9 @@ def require_fs(url:str|Path, # a local path or a URL such as s3://bucket/run
     try: fsspec.get_filesystem_class(protocol)
     except ValueError: raise AzllmError(f"{url}: unknown storage protocol {protocol}://; use a local path or s3://bucket/path") from None
     except ImportError:
-        pkg, cmd = _EXTRAS.get(protocol, (f'the fsspec backend for {protocol}://', f'see fsspec\'s list of implementations'))
+        pkg, cmd = _EXTRAS.get(protocol, (f'the fsspec backend for {protocol}://', "see fsspec's list of implementations"))
         raise AzllmError(f"{url}: {protocol}:// storage needs the {pkg} package: {cmd}") from None
-    return fsspec.core.url_to_fs(url)
+    return fsspec.core.url_to_fs(protocol + url[len(protocol):] if '://' in url else url)   # fsspec knows `s3`, not `S3`
 
 # %% ../nbs/00_core.ipynb #c31a39c1
 _HUB_ID = re.compile(r'^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$')
@@ -484,12 +488,15 @@ def looks_local(spec:str, # a name given for a model or tokenizer
     if Path(s).suffix.lower() in _FILE_SUFFIXES or not _HUB_ID.match(s): return True
     return '/' in s and Path(s).parent.is_dir()
 
-def hub_offline() -> bool:
-    "True when `HF_HUB_OFFLINE` is set or the Hub's host cannot be reached within 2 seconds."
-    if os.environ.get('HF_HUB_OFFLINE', os.environ.get('TRANSFORMERS_OFFLINE', '')).strip().lower() in ('1', 'true', 'yes', 'on'):
-        return True
+def hub_offline(datasets:bool=False, # the question is for a `datasets` download: HF_DATASETS_OFFLINE counts too
+               ) -> bool:
+    "True when the environment says offline (`HF_HUB_OFFLINE`) or the Hub, or the proxy to it, cannot be reached within 2 seconds."
+    flags = [os.environ.get('HF_HUB_OFFLINE') or os.environ.get('TRANSFORMERS_OFFLINE') or '']      # as huggingface_hub reads them
+    if datasets: flags.append(os.environ.get('HF_DATASETS_OFFLINE', ''))
+    if any(f.strip().lower() in ('1', 'true', 'yes', 'on') for f in flags): return True
     from urllib.parse import urlparse
-    proxy = os.environ.get('HTTPS_PROXY') or os.environ.get('https_proxy')
+    proxy = next((os.environ[k] for k in ('HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy') if os.environ.get(k)), None)
+    if proxy and '://' not in proxy: proxy = f'http://{proxy}'                  # `host:port` is a proxy too
     u = urlparse(proxy or os.environ.get('HF_ENDPOINT') or 'https://huggingface.co')
     return not _reachable(u.hostname or '', u.port or (443 if u.scheme == 'https' else 80))
 

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/dpo.html.md"""
 
 # %% ../nbs/33_dpo.ipynb #85b15d61
 from __future__ import annotations
-import json, math, os
+import json, math
 from pathlib import Path
 from typing import Literal, Optional
 import numpy as np
@@ -14,14 +14,13 @@ import torch
 import torch.nn.functional as F
 from pydantic import Field
 from fastcore.basics import patch_to
-from .core import AzllmError, atomic_dir, save_config, write_json
+from .core import AzllmError, atomic_dir, write_json, print0
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
 from .trainer import Trainer, run_training, data_dir
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
-from .cpt import full_state_dict
 
 # %% auto #0
 __all__ = ['PAIR_FORMAT', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example', 'encode_pairs', 'PackedPairs',
@@ -242,18 +241,18 @@ class DPOTask(SFTTask):
         return model, tok, dict(base=self.base, trainable=n(True), frozen=n(False), loss_type=cfg.loss_type, beta=cfg.beta)
 
 # %% ../nbs/33_dpo.ipynb #c0cabe47
-def _pack_split(src, tok, cfg:DPORun, path:Path, rt:Runtime, split:str) -> dict:
+def _pack_split(src, tok, cfg:DPORun, path:Path, split:str) -> dict:
     exs, st = encode_pairs(read_pairs(src), tok, cfg.seq_len, cfg.truncation)
     st.update(pack_rows(exs, cfg.seq_len, path))
-    rt.print(f"{split}: {st['kept']} of {st['pairs']} pairs, {st['completion_tokens']:,} of {st['tokens']:,} tokens in replies, "
-             f"{st['rows']} rows of <= {cfg.seq_len} ({st['fill']:.0%} full); truncated {st['truncated']}, dropped {st['dropped']}")
+    print0(f"{split}: {st['kept']} of {st['pairs']} pairs, {st['completion_tokens']:,} of {st['tokens']:,} tokens in replies, "
+           f"{st['rows']} rows of <= {cfg.seq_len} ({st['fill']:.0%} full); truncated {st['truncated']}, dropped {st['dropped']}")
     return st
 
 @patch_to(DPOTask)
 def data(self, cfg:DPORun, tok, out:Path, rt:Runtime) -> tuple:
     dd = data_dir(out, rt)
     if rt.local_main:
-        stats = {s: _pack_split(src, tok, cfg, dd/s, rt, s) for s, src in (('train', cfg.train_data), ('valid', cfg.valid_data)) if src}
+        stats = {s: _pack_split(src, tok, cfg, dd/s, s) for s, src in (('train', cfg.train_data), ('valid', cfg.valid_data)) if src}
         write_json(stats, dd/'stats.json')
     rt.barrier()
     return PackedPairs(dd/'train', tok.pad_token_id), (PackedPairs(dd/'valid', tok.pad_token_id) if cfg.valid_data else None)
@@ -296,25 +295,9 @@ def validate(self, trainer:Trainer) -> dict:
 
 # %% ../nbs/33_dpo.ipynb #5ed77a93
 @patch_to(DPOTask)
-def save_final(self, trainer:Trainer, out:Path):
-    "The DPO adapter in peft's format, with the tokenizer (and, for a preset, the base it loads onto)."
-    model, tok, cfg, rt = trainer.eng.model, trainer.tok, trainer.cfg, trainer.rt
-    sd = full_state_dict(model)
-    if rt.main:
-        peft_model = inner_peft(model)
-        with atomic_dir(out) as tmp:
-            base = self.base
-            if not base.startswith('preset:') and Path(base).exists():      # inside the run (sft-merged): relative, so the run can move
-                b = Path(base).resolve()
-                base = os.path.relpath(b, Path(out).resolve()) if b.is_relative_to(Path(cfg.output_dir).resolve()) else str(b)
-            peft_model.peft_config['default'].base_model_name_or_path = base
-            peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
-            tok.save_pretrained(tmp)
-            if base.startswith('preset:'):
-                b, _, _ = sft_model(cfg.model_copy(update=dict(model=base)), tok)
-                b.save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
-            save_config(cfg, tmp/'azllm_config.yml')
-    rt.barrier()
+def base_of(self, cfg:DPORun) -> str:
+    "The model the DPO adapter sits on: the one DPO started from (`dpo_base`); SFT's `save_final` records it and saves the rest."
+    return self.base
 
 def run_dpo(cfg:DPORun, # the run config
             progress:bool=True, # progress bar and printed lines

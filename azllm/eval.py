@@ -20,6 +20,7 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
+from .trainer import read_losses
 from .tokenizer import has_tokenizer
 from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
@@ -31,8 +32,8 @@ from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmar
 __all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents',
            'resolve_model', 'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat', 'twin_spec',
            'untrained_twin', 'evaluate_model', 'score_floors', 'eval_controls', 'plot_bpb', 'tokenizer_groups',
-           'plot_fertility', 'read_losses', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table',
-           'generations_table', 'controls_sections', 'eval_sections', 'eval_data', 'item_data', 'run_eval']
+           'plot_fertility', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table', 'generations_table',
+           'controls_sections', 'eval_sections', 'eval_data', 'item_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -353,23 +354,6 @@ def plot_fertility(fertility:dict, # model -> `fertility_stats`
     return fig
 
 # %% ../nbs/40_eval.ipynb #1c9239c7
-def read_losses(run:str|Path, # a CPT or SFT run directory (or its log.jsonl)
-               ) -> dict:
-    "Loss curves of a run: {'train': [[step, loss], ...], 'valid': [...]}."
-    p = Path(run)
-    log = p if p.name == 'log.jsonl' else p/'log.jsonl'
-    if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl: not an azllm training run directory")
-    lines = [l for l in log.read_text(encoding='utf-8', errors='replace').splitlines() if l.strip()]
-    recs = []
-    for i, line in enumerate(lines, 1):
-        try: r = json.loads(line)
-        except ValueError:
-            if i == len(lines): break                   # the last line of a run killed mid-write: the steps before it stand
-            raise AzllmError(f"{log}:{i}: not valid JSON; this is not a log azllm wrote, or it was edited") from None
-        if isinstance(r, dict) and isinstance(r.get('step'), int): recs.append(r)
-    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
-    return dict(train=curve('loss'), valid=curve('val_loss'))
-
 def plot_losses(runs:dict, # label -> run directory, or curves from `read_losses`
                 path:str|Path|None=None, # save the figure here (PNG) if given
                ):

@@ -6,22 +6,20 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 
 # %% ../nbs/39_harness.ipynb #82330298
 from __future__ import annotations
-import contextlib, functools, io, json, logging, math, os, random, socket, time
+import contextlib, functools, io, json, logging, math, os, random, time
 from unittest import mock
 from pathlib import Path
-from urllib.parse import urlparse
 import numpy as np
 import pandas as pd
 import torch
 import azllm
-from .core import AzllmError, write_json
+from .core import AzllmError, write_json, hub_offline
 
 # %% auto #0
-__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'read_task', 'task_manager', 'task_names', 'hub_reachable', 'hub_offline',
-           'load_tasks', 'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table',
-           'plot_benchmarks', 'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test',
-           'primary_metrics', 'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table',
-           'plot_controls']
+__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'read_task', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
+           'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
+           'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
+           'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls']
 
 # %% ../nbs/39_harness.ipynb #d7a36524
 COLORS = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3', '#937860', '#da8bc3', '#8c8c8c']   # one palette for every plot of a report
@@ -80,17 +78,9 @@ def task_names(tasks:list[str], # names, YAML files or task directories
     return list(dict.fromkeys(out))
 
 # %% ../nbs/39_harness.ipynb #22b433d0
-def hub_reachable(timeout:float=2.0) -> bool:
-    "Whether the Hugging Face Hub answers (False at once when HF_HUB_OFFLINE or HF_DATASETS_OFFLINE is set)."
-    if any(os.environ.get(k, '').upper() in ('1', 'ON', 'YES', 'TRUE') for k in ('HF_HUB_OFFLINE', 'HF_DATASETS_OFFLINE')): return False
-    if any(os.environ.get(k) for k in ('HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy')): return True   # only the proxy knows
-    from huggingface_hub import constants
-    host = urlparse(constants.ENDPOINT).hostname
-    try: socket.create_connection((host, 443), timeout=timeout).close(); return True
-    except OSError: return False
-
 @contextlib.contextmanager
-def hub_offline(offline:bool=True):
+def local_files_only(offline:bool=True, # False: leave the libraries as they are (a block that may go online)
+                    ):
     "Within the block, `datasets` and `huggingface_hub` use local files only (they read the HF_*_OFFLINE variables at import)."
     import datasets.config, huggingface_hub.constants as hc
     old = datasets.config.HF_HUB_OFFLINE, datasets.config.HF_DATASETS_OFFLINE, hc.HF_HUB_OFFLINE
@@ -126,11 +116,11 @@ def load_tasks(tasks:list[str], # names, YAML files or task directories (the bun
     with _quiet():
         tm = task_manager(list(tasks))
         names = task_names(list(tasks))
-        offline = (not hub_reachable()) if offline is None else offline
+        offline = hub_offline(datasets=True) if offline is None else offline
         for n in names:
             t0 = time.perf_counter()
             try:
-                with hub_offline(offline): tm.load([n])
+                with local_files_only(offline): tm.load([n])
             except KeyError: raise AzllmError(f"task {n!r}: no such lm-eval task (not in azllm/tasks, the given directories or "
                                               f"lm-eval {_lm_eval().__version__}); see `lm_eval ls tasks`") from None
             except Exception as e:
@@ -205,7 +195,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
                    ) -> dict:
     "lm-eval's own results dict (`simple_evaluate`) for `model` on `tasks`: results, configs, versions, n-shot, n-samples, ..."
     lm_eval = _lm_eval()
-    offline = (not hub_reachable()) if offline is None else offline
+    offline = hub_offline(datasets=True) if offline is None else offline
     tm, names = load_tasks(list(tasks), offline)           # fails fast, naming the task, before any scoring
     by_limit = {}                                          # lm-eval takes one limit per run: one run per distinct limit
     for n in names: by_limit.setdefault(limit.get(n) if isinstance(limit, dict) else limit, []).append(n)
@@ -215,7 +205,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
         # lm-eval records `git describe` of the working directory (outside a repository git prints "fatal: ..." on stderr)
         # and, on every run, torch's collect_env, about twenty subprocesses (2-3 s): the record is the same, so it is made once
         import lm_eval.evaluator as lm_ev
-        with _quiet(not progress), hub_offline(offline), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
+        with _quiet(not progress), local_files_only(offline), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
              mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())):
             raws = [lm_eval.simple_evaluate(model=lm, tasks=group, task_manager=tm, num_fewshot=num_fewshot, limit=lim,
                                             log_samples=log_samples, verbosity='ERROR' if not progress else None)

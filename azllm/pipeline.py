@@ -14,6 +14,8 @@ from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
+from .runtime import quiet
+from .trainer import read_log, read_losses
 from .harness import benchmark_table
 
 # %% auto #0
@@ -99,10 +101,10 @@ def sft_step(out:Path, # run directory
                  max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=3, lora_r=8, lora_alpha=16, log_every=5,
                  eval_every=0, save_every=steps, tensorboard=False)
     final = run_sft(cfg, progress=progress)
-    recs = [json.loads(l) for l in open(out/'sft'/'log.jsonl')]
+    curves = read_losses(out/'sft')
     fig = plot_loss(out/'sft'); fig.savefig(out/'sft_loss.png', dpi=80)
     import matplotlib.pyplot as plt; plt.close(fig)
-    return dict(train_loss=[r['loss'] for r in recs if 'loss' in r][-1], valid_loss=[r['val_loss'] for r in recs if 'val_loss' in r][-1],
+    return dict(train_loss=curves['train'][-1][1], valid_loss=curves['valid'][-1][1],
                 steps=steps, adapter=str(final))
 
 # %% ../nbs/50_pipeline.ipynb #5be0c2f4
@@ -120,7 +122,7 @@ def dpo_step(out:Path, # run directory
                  max_steps=steps, micro_batch=2, seq_len=1024, lr=2e-3, warmup_steps=2, lora_r=8, lora_alpha=16, log_every=5,
                  eval_every=0, save_every=steps, tensorboard=False)
     final = run_dpo(cfg, progress=progress)
-    recs = [json.loads(l) for l in open(out/'dpo'/'log.jsonl')]
+    recs = read_log(out/'dpo')
     val = [r for r in recs if 'val_reward_accuracy' in r][-1]
     held = read_pairs(data/'valid.jsonl')[:pairs]
     acc = {name: preference_accuracy(*load_adapted(path), held) for name, path in (('sft', sft_adapter), ('dpo', final))}
@@ -213,8 +215,7 @@ def _bpb_table(runs:dict) -> pd.DataFrame:
 
 def _train_losses(run_dir:Path) -> list[float]:
     "Training loss per logged step of a CPT run (`log.jsonl`)."
-    p = run_dir/'log.jsonl'
-    return [r['loss'] for r in map(json.loads, filter(str.strip, p.read_text().splitlines())) if 'loss' in r] if p.exists() else []
+    return [loss for _, loss in read_losses(run_dir)['train']] if (run_dir/'log.jsonl').exists() else []
 
 def _rising(losses:list[float]) -> bool:
     "Whether a loss curve ends higher than it starts (means of the first and last quarter)."
@@ -330,14 +331,12 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
     "Run the pipeline on the bundled `data_samples/` with tiny models; write `report.md` and `report.json` to `out`."
     check_output(out, 'quickstart', overwrite)
     from tqdm import tqdm
-    import datasets, transformers
-    datasets.disable_progress_bars(); transformers.utils.logging.disable_progress_bar()  # weight loading: no bars
-    transformers.logging.set_verbosity_error()
     ds = find_data_samples()
     train, valid = list(read_documents(ds/'az_train.txt')), list(read_documents(ds/'az_valid.txt'))
     timings, final = {}, Path(out)
     bar = tqdm(total=len(stages), unit='stage', disable=not progress, position=0, desc='quickstart', dynamic_ncols=True)
-    with atomic_dir(out, 'quickstart', overwrite) as tmp, _above_bars(progress):
+    # weight-loading bars and transformers' log are off while the quickstart runs, and put back after (a notebook's kernel goes on)
+    with quiet(logs=True), atomic_dir(out, 'quickstart', overwrite) as tmp, _above_bars(progress):
         tmp = Path(tmp).resolve()   # every path a run records is absolute and inside `tmp`; moved whole to `final` at the end
         with _timed(timings, 'tokenizer', bar):
             rep = stage1_report(tmp, train, valid, custom_sizes, extend_sizes, progress=progress)

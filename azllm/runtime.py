@@ -88,11 +88,6 @@ def gather(self:Runtime, obj) -> list:
     if not self.distributed: return [obj]
     out = [None] * self.world; dist.all_gather_object(out, obj); return out
 
-@patch
-def print(self:Runtime, *args, **kwargs):
-    "Print on the main process only."
-    if self.main: print(*args, **kwargs, flush=True)
-
 # %% ../nbs/03_runtime.ipynb #5bf41c70
 def check_fp8(cuda:bool, # a CUDA device is in use
              ):
@@ -174,7 +169,8 @@ def state_bytes(model, # a model, plain, DDP-wrapped or sharded with `fully_shar
 # %% ../nbs/03_runtime.ipynb #4af92cbc
 @contextlib.contextmanager
 def quiet(*messages:str, # regexes of warning messages to ignore inside the block
-          bars:bool=True, # also hide transformers'/datasets' progress bars
+          bars:bool=True, # also hide transformers' progress bars (weight loading)
+          data_bars:bool|None=None, # also hide datasets' progress bars (None: as `bars`)
           logs:bool=False, # also lower transformers' logging to errors inside the block
          ):
     "Silence library progress bars, the given warnings and (with `logs`) transformers' log inside the block; restore them after."
@@ -187,9 +183,8 @@ def quiet(*messages:str, # regexes of warning messages to ignore inside the bloc
     except ImportError: datasets, ds_bars = None, None
     with warnings.catch_warnings():
         for m in messages: warnings.filterwarnings('ignore', message=m)
-        if bars:
-            tl.disable_progress_bar()
-            if datasets: datasets.disable_progress_bars()
+        if bars: tl.disable_progress_bar()
+        if datasets and (bars if data_bars is None else data_bars): datasets.disable_progress_bars()
         if logs: tl.set_verbosity_error()
         try: yield
         finally:

@@ -6,19 +6,19 @@ Docs: https://azllm.github.io/azllm/sft.html.md"""
 
 # %% ../nbs/32_sft.ipynb #665a128d
 from __future__ import annotations
-import json, os
+import os
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
 from pydantic import Field, field_validator
 from peft import LoraConfig
-from .core import AzllmError, atomic_dir, load_config, save_config, write_json
+from .core import AzllmError, atomic_dir, load_config, save_config, write_json, print0
 from .tokenizer import load_tokenizer, has_tokenizer
 from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats, sft_preview
 from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
-from .trainer import TrainConfig, Trainer, run_training, data_dir
+from .trainer import TrainConfig, Trainer, run_training, data_dir, read_losses
 from .cpt import full_state_dict
 from .lora_kernels import dequantize_4bit
 
@@ -162,7 +162,7 @@ class SFTTask:
         from peft import get_peft_model
         tok = sft_tokenizer(cfg)
         model, resized, emb = sft_model(cfg, tok)
-        if resized: rt.print(f"model resized to the tokenizer: {resized}")
+        if resized: print0(f"model resized to the tokenizer: {resized}")
         with seeded(cfg.seed), quiet('.*is_gradient_checkpointing.*'):
             model = get_peft_model(model, lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.target_modules, emb))
         n = lambda train: sum(p.numel() for p in model.parameters() if p.requires_grad == train)
@@ -176,28 +176,33 @@ class SFTTask:
                 if not src: continue
                 encs, st = encode_chats(read_chats(src, split='train' if split == 'train' else 'validation'), tok, cfg.seq_len, cfg.truncation)
                 stats[split] = dict(st, **pack_rows(encs, cfg.seq_len, dd/split))
-                rt.print(f"{split}: {st['kept']} of {st['examples']} conversations, {st['trained_tokens']:,} of {st['tokens']:,} tokens "
-                         f"trained, {stats[split]['rows']} rows of <= {cfg.seq_len} ({stats[split]['fill']:.0%} full); longer than "
-                         f"seq_len: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
+                print0(f"{split}: {st['kept']} of {st['examples']} conversations, {st['trained_tokens']:,} of {st['tokens']:,} tokens "
+                       f"trained, {stats[split]['rows']} rows of <= {cfg.seq_len} ({stats[split]['fill']:.0%} full); longer than "
+                       f"seq_len: {st['too_long']} ({st['truncated']} truncated, {st['dropped']} dropped)")
             write_json(stats, dd/'stats.json')
         rt.barrier()
         train = PackedRows(dd/'train', tok.pad_token_id)
         valid = PackedRows(dd/'valid', tok.pad_token_id) if cfg.valid_data else None
         return train, valid
 
+    def base_of(self, cfg:SFTRun) -> str:
+        "The model the adapter sits on, which `final/` records: the run's `model` (a task that starts elsewhere, DPO, says so here)."
+        return cfg.model
+
     def save_final(self, trainer:Trainer, out:Path):
         "The adapter in peft's format, with the tokenizer (and, for a preset, the base it loads onto)."
         model, tok, cfg, rt = trainer.eng.model, trainer.tok, trainer.cfg, trainer.rt
+        spec = self.base_of(cfg)
         sd = full_state_dict(model)
         if rt.main:
             peft_model = inner_peft(model)
             with atomic_dir(out) as tmp:
-                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(cfg.model, cfg.output_dir)
+                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(spec, cfg.output_dir)
                 # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
                 peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
                 tok.save_pretrained(tmp)
-                if cfg.model.startswith('preset:'):       # random init: rebuild the same base so the adapter can be reloaded
-                    base, _, _ = sft_model(cfg, tok)
+                if spec.startswith('preset:'):            # random init: rebuild the same base so the adapter can be reloaded
+                    base, _, _ = sft_model(cfg.model_copy(update=dict(model=spec)), tok)
                     if cfg.load_in_4bit: base = dequantize_4bit(base)    # the NF4 weights it trained on, as a plain bf16 model
                     set_special_ids(base, tok).save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
                 save_config(cfg, tmp/'azllm_config.yml')
@@ -217,14 +222,12 @@ def run_sft(cfg:SFTRun, # the run config
 def plot_loss(run:str|Path, # a run directory (or its log.jsonl)
               path:str|Path|None=None, # save the figure here (PNG) instead of returning it only
              ):
-    "Train and valid loss against optimizer steps, from a run's `log.jsonl`."
+    "Train and valid loss against optimizer steps, from a run's `log.jsonl` (read by `read_losses`)."
     import matplotlib.pyplot as plt
-    p = Path(run)
-    recs = [json.loads(l) for l in open(p if p.is_file() else p/'log.jsonl')]
+    curves = read_losses(run)
     fig, ax = plt.subplots(figsize=(5, 3), dpi=80)
-    for key, label, style in (('loss', 'train', '-'), ('val_loss', 'valid', 'o--')):
-        pts = [(r['step'], r[key]) for r in recs if key in r]
-        if pts: ax.plot(*zip(*pts), style, label=label)
+    for label, style in (('train', '-'), ('valid', 'o--')):
+        if curves[label]: ax.plot(*zip(*curves[label]), style, label=label)
     ax.set_xlabel('step'); ax.set_ylabel('loss (assistant tokens)'); ax.legend(); fig.tight_layout()
     if path: fig.savefig(path)
     return fig

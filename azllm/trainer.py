@@ -16,9 +16,10 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
+from .core import require_fs, print0
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url, fs_of)
+                              read_sidecar, is_url)
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16
 from .packing import WindowOrder
@@ -29,7 +30,7 @@ __all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN
            'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
            'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
            'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
-           'data_dir', 'run_training', 'max_micro_batch']
+           'read_log', 'read_losses', 'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/25_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -469,7 +470,7 @@ def _check_tokenizer_unchanged(self:Trainer):
     if not self.cfg.resume_with_changes:
         raise AzllmError(f"resuming {self.resume_from} with a different config changes the run: {change}. "
                          "Restore that tokenizer, start a new output_dir, or set resume_with_changes: true")
-    self.rt.print(f"resuming with changes: {change}")
+    print0(f"resuming with changes: {change}")
 
 @patch
 def _resume_point(self:Trainer) -> Optional[str]:
@@ -480,8 +481,8 @@ def _resume_point(self:Trainer) -> Optional[str]:
         cks, path = list_checkpoints(self.ckpt_dir), None
         for i, p in enumerate(reversed(cks)):        # the newest intact one; a corrupt one is named and skipped
             if not (bad := verify_checkpoint(p, self.rt)): path = p; break
-            self.rt.print(f"checkpoint {p} is corrupt ({', '.join(bad[:3])} differ from its sidecar's SHA-256); "
-                          + ("falling back to the previous one" if i + 1 < len(cks) else "no earlier checkpoint"))
+            print0(f"checkpoint {p} is corrupt ({', '.join(bad[:3])} differ from its sidecar's SHA-256); "
+                   + ("falling back to the previous one" if i + 1 < len(cks) else "no earlier checkpoint"))
         if path is None and cks: raise AzllmError(f"every checkpoint in {self.ckpt_dir} is corrupt; move them away to start over")
         if path is None: return None
         self.verified = True
@@ -495,7 +496,7 @@ def _resume_point(self:Trainer) -> Optional[str]:
     if changes and not cfg.resume_with_changes:
         raise AzllmError(f"resuming {path} with a different config changes the run: {'; '.join(changes)}. "
                          "Restore those keys, start a new output_dir, or set resume_with_changes: true")
-    if changes: self.rt.print(f"resuming with changes: {'; '.join(changes)}")
+    if changes: print0(f"resuming with changes: {'; '.join(changes)}")
     return path
 
 @patch
@@ -521,7 +522,7 @@ def setup(self:Trainer):
         else:                                                         # on an object store: locked and marked the same way
             self.ckpt_lock = RunLock(self.ckpt_dir).acquire()
             _mark_remote(self.ckpt_dir, out)
-        if gone := clean_uncommitted(self.ckpt_dir): rt.print(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
+        if gone := clean_uncommitted(self.ckpt_dir): print0(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
     self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
     rt.barrier()
     self.resume_from = self._resume_point()
@@ -556,7 +557,7 @@ def setup(self:Trainer):
         load_checkpoint(self.resume_from, self.eng.model, self.eng.opt, self.eng.sched, rt, verified=self.verified)
         meta = read_sidecar(self.resume_from)
         self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
-        rt.print(f"resumed from {self.resume_from} at step {self.step}")
+        print0(f"resumed from {self.resume_from} at step {self.step}")
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
         if cfg.tensorboard:
@@ -565,10 +566,10 @@ def setup(self:Trainer):
     from azllm.packing import token_byte_lengths
     self.nbytes = token_byte_lengths(self.tok)
     i = self.info
-    if self.progress: rt.print(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
-                               f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
-                               f"global batch={rows_per_step}x{cfg.seq_len} tokens "
-                               f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
+    if self.progress: print0(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
+                             f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
+                             f"global batch={rows_per_step}x{cfg.seq_len} tokens "
+                             f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
     return self
 
 @patch
@@ -581,15 +582,15 @@ def _batch_plan(self:Trainer) -> dict:
     if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
         plan = dict(stored, chosen='stored')
     else: plan = dict(choose_micro_batch(self.eng, cfg, self.info['compiled']), chosen='measured')
-    rt.print(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
-             + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
+    print0(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
+           + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
     return plan
 
 
 # %% ../nbs/25_trainer.ipynb #667d02d8
 def _remote_marker(ck:str) -> dict:
     "The marker of a checkpoint_dir on an object store ({} if it has none)."
-    fs, root = fs_of(ck)
+    fs, root = require_fs(ck)
     try: m = json.loads(fs.cat_file(f'{root.rstrip("/")}/{MARKER}'))
     except FileNotFoundError: return {}
     except (ValueError, UnicodeDecodeError): m = None
@@ -598,7 +599,7 @@ def _remote_marker(ck:str) -> dict:
 
 def _mark_remote(ck:str, run:Path):
     "Record in a checkpoint_dir on an object store the run it belongs to (once: a conditional create)."
-    fs, root = fs_of(ck)
+    fs, root = require_fs(ck)
     from azllm import __version__
     body = json.dumps(dict(kind='checkpoints', azllm_version=__version__, run=str(run.resolve())), indent=2).encode()
     try: fs.pipe_file(f'{root.rstrip("/")}/{MARKER}', body, mode='create')
@@ -640,6 +641,30 @@ def save(self:Trainer, loss:float):
     save_checkpoint(self.ckpt_dir, self.step, self.eng.model, self.eng.opt, self.eng.sched, self.rt,
                     dict(config=self.cfg.model_dump(mode='json'), loss=loss, batch=self.batch, last=self.last, data=self.data_fp, tokenizer_sha256=self.tok_fp), self.cfg.keep_last)
 
+
+# %% ../nbs/25_trainer.ipynb #ef1e99fb
+def read_log(run:str|Path, # a run directory, or its log.jsonl
+            ) -> list[dict]:
+    "The records of a run's `log.jsonl` in order (those with a `step`); the torn last line of a killed run is left out."
+    p = Path(run)
+    log = p if p.name == 'log.jsonl' else p/'log.jsonl'
+    if not log.is_file(): raise AzllmError(f"{run}: no log.jsonl: not an azllm training run directory")
+    lines = [l for l in log.read_text(encoding='utf-8', errors='replace').splitlines() if l.strip()]
+    recs = []
+    for i, line in enumerate(lines, 1):
+        try: r = json.loads(line)
+        except ValueError:
+            if i == len(lines): break                   # the last line of a run killed mid-write: the steps before it stand
+            raise AzllmError(f"{log}:{i}: not valid JSON; this is not a log azllm wrote, or it was edited") from None
+        if isinstance(r, dict) and isinstance(r.get('step'), int): recs.append(r)
+    return recs
+
+def read_losses(run:str|Path, # a CPT, SFT or DPO run directory (or its log.jsonl)
+               ) -> dict:
+    "Loss curves of a run: {'train': [[step, loss], ...], 'valid': [[step, val_loss], ...]}."
+    recs = read_log(run)
+    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
+    return dict(train=curve('loss'), valid=curve('val_loss'))
 
 # %% ../nbs/25_trainer.ipynb #9d9f2b36
 @patch

@@ -49,7 +49,8 @@ def run_row(name, steps, skip, base):
     if r.returncode:
         print(name, 'failed:', r.stderr[-3000:], flush=True)
         return dict(cmd=' '.join(cmd[1:]), failed=True, rc=r.returncode, stderr_tail=r.stderr[-1500:], wall_s=wall)
-    log = [x for x in map(json.loads, open(out/'log.jsonl')) if 'loss' in x]
+    from azllm.trainer import read_log
+    log = [x for x in read_log(out) if 'loss' in x]
     s = json.loads((out/'summary.json').read_text())
     tps = statistics.median(x['tok_per_s'] for x in log[skip:])
     row = dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, liger=s['liger'], compiled=s['compiled'], fp8_layers=s.get('fp8_layers', 0),

@@ -20,6 +20,16 @@ def small_tokenizer(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope='module')
+def one_thread():
+    """Torch on one thread for a test module (`pytestmark = pytest.mark.usefixtures('one_thread')`), its module fixtures
+    included: a tiny model gains nothing from a second thread, and on a busy 2-core machine two threads run 5-15x slower."""
+    import torch
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
 # ---- a real S3 API (moto's standalone server) for remote checkpoints -------------------------------------------------
 # Needs `pip install 'moto[server]' s3fs` (both in the dev extra). Point fsspec/s3fs/boto at it with the environment
 # variables in `s3_server.env` (AWS_ENDPOINT_URL is read by botocore, hence by s3fs, when a client is made, so it works

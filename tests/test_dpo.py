@@ -16,11 +16,7 @@ from azllm.packing import pack_rows
 from azllm.dpo import read_pairs, encode_pairs, PackedPairs, dpo_loss, DPORun, run_dpo
 
 
-@pytest.fixture(scope='module', autouse=True)
-def one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 
 
 @pytest.fixture(scope='module')

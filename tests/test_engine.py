@@ -163,7 +163,8 @@ def run_inproc(cfg_path, *overrides):
 
 def test_resume_refuses_a_changed_config_and_untrusted_checkpoints(tmp_path, small_tokenizer):
     from azllm.core import AzllmError
-    from azllm.checkpoint import list_checkpoints, SIDECAR, sha256_of, fs_of
+    from azllm.checkpoint import list_checkpoints, SIDECAR, sha256_of
+    from azllm.core import require_fs
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run', max_steps=2, save_every=1, keep_last=2, grad_accum=1, valid_data=[])
     run_inproc(cfg)
     saved = (tmp_path/'run'/'azllm_config.yml').read_text()
@@ -174,7 +175,7 @@ def test_resume_refuses_a_changed_config_and_untrusted_checkpoints(tmp_path, sma
     class Boom:
         def __reduce__(self): return (os.system, (f'touch {tmp_path}/pwned',))
     (ck/'.metadata').write_bytes(pickle.dumps(Boom()))
-    meta = json.loads((ck/SIDECAR).read_text()); meta['sha256']['.metadata'] = sha256_of(fs_of(str(ck))[0], str(ck/'.metadata'))
+    meta = json.loads((ck/SIDECAR).read_text()); meta['sha256']['.metadata'] = sha256_of(require_fs(ck)[0], str(ck/'.metadata'))
     (ck/SIDECAR).write_text(json.dumps(meta))
     with pytest.raises(AzllmError, match='refused to load'): run_inproc(cfg, 'max_steps=3', 'resume_with_changes=true', f'resume={ck}')
     assert not (tmp_path/'pwned').exists()
@@ -257,9 +258,10 @@ def _tiny_ckpt(tmp_path):
 
 def _rehash(ck):
     "What the attacker does last: rewrite the sidecar so that every hash matches the forged files."
-    from azllm.checkpoint import SIDECAR, sha256_of, fs_of
+    from azllm.checkpoint import SIDECAR, sha256_of
+    from azllm.core import require_fs
     meta = json.loads((ck/SIDECAR).read_text())
-    fs = fs_of(str(ck))[0]
+    fs = require_fs(ck)[0]
     meta['sha256'] = {p.name: sha256_of(fs, str(p)) for p in ck.iterdir() if p.name != SIDECAR and p.is_file()}
     (ck/SIDECAR).write_text(json.dumps(meta))
 
@@ -483,9 +485,9 @@ def test_killed_inside_the_marker_or_lock_write_resumes(tmp_path, small_tokenize
 def _race_for_the_lock(d, barrier, results):
     "A child process: wait for the other one, then take the lock on `d`, whose stale owner both found (the check made slow, to widen the race)."
     import azllm.checkpoint as ckm
-    real = ckm._alive
+    real = ckm.pid_alive
     def slow_alive(pid): time.sleep(0.3); return real(pid)
-    ckm._alive = slow_alive
+    ckm.pid_alive = slow_alive
     barrier.wait()
     try:
         lock = ckm.RunLock(d).acquire()

@@ -6,16 +6,12 @@ from conftest import DATA, ROOT, azllm
 
 from azllm.core import AzllmError, load_config
 from azllm.generate import generate
-from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, read_losses,
-                        plot_bpb, valid_documents)
+from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, plot_bpb,
+                        valid_documents)
+from azllm.trainer import read_losses
 
 
-@pytest.fixture(scope='module', autouse=True)
-def one_thread():
-    "Tiny models gain nothing from a second thread; on a busy 2-core machine two threads are several times slower."
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 
 
 @pytest.fixture(scope='module')

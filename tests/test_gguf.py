@@ -14,11 +14,7 @@ pytest.importorskip('gguf')
 from azllm.gguf_export import export_gguf, write_gguf, round_trip, TOLERANCE, QUANTS
 
 
-@pytest.fixture(scope='module', autouse=True)
-def one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 
 
 @pytest.fixture(scope='module')

@@ -12,11 +12,7 @@ from azllm.harness import TASKS_DIR, load_tasks, run_tasks, harness_results, tas
 SFT_FILES = sorted((DATA/'sft').glob('*.jsonl'))
 
 
-@pytest.fixture(scope='module', autouse=True)
-def one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 
 
 @pytest.fixture(scope='module')

@@ -462,7 +462,7 @@ def test_a_line_without_newlines_is_read_in_pieces(tmp_path):
 
 
 def test_log_cut_mid_line_is_read(box):
-    from azllm.eval import read_losses
+    from azllm.trainer import read_losses
     (box/'runs'/'r').mkdir()
     (box/'runs'/'r'/'log.jsonl').write_text('{"step": 1, "loss": 3.0}\n{"step": 2, "loss": 2.5}\n{"step": 3, "lo')
     assert read_losses(box/'runs'/'r')['train'] == [[1, 3.0], [2, 2.5]]

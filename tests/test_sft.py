@@ -25,13 +25,7 @@ def write_jsonl(path, rows):
     return path
 
 
-@pytest.fixture(scope='module', autouse=True)
-def one_thread():
-    "A tiny model gains nothing from a second thread, and on a busy 2-core machine two threads run 5-15x slower."
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 
 
 @pytest.fixture(scope='module')

@@ -166,13 +166,6 @@ def floors():
     f = importlib.util.module_from_spec(spec); spec.loader.exec_module(f); return f
 
 
-@pytest.fixture
-def one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
-
-
 def check_untrained(floors, builder, seeds, limit):
     scores = floors.untrained_scores(seeds, limit, builder)
     for tok, per in scores.items():
