@@ -345,7 +345,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
         if 'cpt' in stages:
             with _timed(timings, 'cpt', bar):
                 runs = cpt_comparison(tmp, tmp/'tokenizers'/'custom', str(ds/'az_train.txt'), str(ds/'az_valid.txt'),
-                                      **{k: v for k, v in budget.items() if k not in ('sft_steps', 'dpo_steps')}, progress=progress)
+                                      **{k: v for k, v in budget.items() if k not in ('sft_steps', 'dpo_steps', 'dpo_pairs')}, progress=progress)
             rep['cpt'] = {n: {k: v for k, v in r.items() if k.startswith('val_') or k in ('steps', 'vocab_transfer')} for n, r in runs.items()}
             rep['bpb'] = {'base': runs['base']['val_bpb'], 'cpt-llama3-tokenizer': runs['llama3-tokenizer-phase2']['val_bpb'],
                           'cpt-custom-tokenizer': runs['custom-tokenizer-phase2']['val_bpb']}
