@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, contextlib, difflib, errno, functools, json, os, re, secrets, shutil, socket, sys, threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -39,13 +39,20 @@ def expand_path(v, # a path, a list of paths, or any other value (returned as it
     return os.path.normpath(v) if '://' not in v and '..' in Path(v).parts else v     # mine/new/.. is mine: checked as mine
 
 class Config(BaseModel):
-    "Base of every azllm config: unknown keys are errors, values are checked on assignment, `~` in paths is expanded."
+    "Base of every azllm config: unknown keys are errors, renamed keys name their new name, values are checked on assignment, `~` in paths is expanded."
     model_config = ConfigDict(extra='forbid', validate_assignment=True)
+    renamed: ClassVar[dict[str, str]] = {}   # old key -> the key that took its place (a stage lists its own)
+    removed: ClassVar[dict[str, str]] = {}   # old key -> why it went and what to do instead
 
     @model_validator(mode='before')
     @classmethod
-    def _expand_paths(cls, d):
-        return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()} if isinstance(d, dict) else d
+    def _old_keys_and_paths(cls, d):
+        if not isinstance(d, dict): return d
+        for old, new in cls.renamed.items():
+            if old in d: raise ValueError(f"`{old}` was renamed to `{new}`")
+        for old, why in cls.removed.items():
+            if old in d: raise ValueError(f"`{old}` was removed: {why}")
+        return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()}
 
 # %% ../nbs/00_core.ipynb #4678995c
 def yaml_key_lines(text:str, # YAML source
