@@ -92,7 +92,7 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                   adapter_dir:str|Path, # a `run_sft` output
                   out:str|Path, # merged model directory (written atomically)
                   dtype:str|None=None, # cast the merged weights, e.g. 'bfloat16'; None keeps fp32
-                  overwrite:bool=False, # replace `out` even if it is not an earlier merged model
+                  overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
     check_output(out, 'merged-model', overwrite)               # before the model is loaded
@@ -112,7 +112,7 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
 # %% ../nbs/27_adapters.ipynb #28811f1f
 def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA directory)
                    out:str|Path, # where to write the copy (atomically)
-                   overwrite:bool=False, # replace `out` even if it is not an earlier exported adapter
+                   overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                   ) -> Path:
     "Copy a LoRA adapter with its tokenizer to `out`: a peft directory that `PeftModel.from_pretrained(base, out)` loads."
     found = adapter_dir_of(adapter_dir)

@@ -199,7 +199,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
 
 def _overwrite_arg(p):
-    p.add_argument('--overwrite', action='store_true', help='replace the output even if azllm did not make it (its files are lost)')
+    p.add_argument('--overwrite', action='store_true', help='also replace an azllm output of another kind (never files azllm did not make)')
 
 # %% ../nbs/80_cli.ipynb #0bb96865
 def _corpus_args(p):

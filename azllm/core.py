@@ -349,7 +349,7 @@ def _never_replace(out:Path):
 
 def check_output(out:str|Path, # an output path that a new output of `kind` will replace as a whole
                  kind:str, # the kind of output to be written
-                 overwrite:bool=False, # replace whatever is there
+                 overwrite:bool=False, # also replace an azllm output of another kind (never anything azllm did not make)
                 ):
     "Raise `AzllmError` unless a new azllm output of `kind` may replace `out` (see the table above)."
     if '\x00' in str(out): raise AzllmError(f"output path {str(out)!r} contains a NUL byte")
@@ -359,17 +359,23 @@ def check_output(out:str|Path, # an output path that a new output of `kind` will
         if a.exists() or a.is_symlink():
             if not a.is_dir(): raise AzllmError(f"{out}: {a} is a file, not a directory")
             break
-    if not (out.exists() or out.is_symlink()) or overwrite: return
-    how = "choose another output path, or pass --overwrite (in a config: overwrite: true) to replace it"
+    if not (out.exists() or out.is_symlink()): return
+    how = "azllm replaces only what it made: choose another output path, or move it away"
     if out.is_symlink(): raise AzllmError(f"{out} is a symbolic link; {how}")
     if not out.is_dir(): raise AzllmError(f"{out} is an existing file, not an azllm output; {how}")
     k = output_kind(out)
-    if k == kind and (kind.endswith(('-run', 'checkpoints')) or not (user := foreign_files(out))): return   # runs grow; whole outputs are listed
-    if k == kind: raise AzllmError(f"{out} holds {user[0]}{f' (and {len(user) - 1} more)' if len(user) > 1 else ''}, which azllm "
-                                   f"did not write there (its marker does not list it); move it away, or {how.split(', or ')[-1]}")
-    if k is not None: raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; {how}")
-    if all(_DEBRIS.match(p.name) for p in out.iterdir()): return       # empty, or only what a kill inside a marker/lock write left
-    raise AzllmError(f"{out} already exists and was not made by azllm (it has no {MARKER}); {how}")
+    if k is None:
+        if all(_DEBRIS.match(p.name) for p in out.iterdir()): return   # empty, or only what a kill inside a marker/lock write left
+        raise AzllmError(f"{out} already exists and was not made by azllm (it has no {MARKER}); {how}")
+    grows = lambda x: x.endswith(('-run', 'checkpoints'))   # runs grow step by step: their marker lists no files
+    if k == kind and grows(k): return
+    if grows(k): raise AzllmError(f"{out} holds an azllm {k} (a run directory: never replaced); choose another output path")
+    user = foreign_files(out)
+    if k != kind and not (overwrite and not grows(kind)):
+        fix = '' if user or grows(kind) else ", or pass --overwrite (in a config: overwrite: true) to replace it"
+        raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; choose another output path{fix}")
+    if user: raise AzllmError(f"{out} holds {user[0]}{f' (and {len(user) - 1} more)' if len(user) > 1 else ''}, which azllm "
+                              "did not write there (its marker does not list it); move it away, or choose another output path")
 
 # %% ../nbs/00_core.ipynb #59bf2aea
 def _exchange(a:Path, b:Path) -> bool:
@@ -436,7 +442,7 @@ def _missing_parents(p:Path) -> list[Path]:
 @contextlib.contextmanager
 def atomic_dir(out:str|Path, # final output directory
                kind:str='output', # what the output is: tokenizer, eval, merged-model, cpt-final, sft-run, quickstart, ...
-               overwrite:bool=False, # replace `out` even if it is not an azllm output of this kind
+               overwrite:bool=False, # also replace an azllm output of another kind (see `check_output`)
               ):
     "Yield a temporary directory that becomes `out` (marked as `kind`) only if the block finishes without an exception."
     out = Path(expand_path(str(out)))

@@ -220,7 +220,7 @@ def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (ke
 def save_tokenizer(tok:PreTrainedTokenizerFast, # the tokenizer
                    out:str|Path, # output directory
                    meta:dict|None=None, # provenance to record (method, corpus, sizes)
-                   overwrite:bool=False, # replace `out` even if it is not an azllm tokenizer
+                   overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                    config:Config|None=None, # the run config, saved as azllm_config.yml inside the same atomic write
                   ) -> Path:
     "Save `tok` as an `AutoTokenizer` directory, atomically, with a provenance file."
@@ -249,7 +249,7 @@ class TokenizerRun(Config):
     text_field: str = 'text'                  # field/column of tabular sources
     normalize: bool = True                    # Azerbaijani normalization (NFC, schwa)
     cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani
-    overwrite: bool = False                   # replace output_dir even if it is not an azllm tokenizer (your files there are lost)
+    overwrite: bool = False                   # also replace an azllm output of another kind at output_dir (never your files)
 
 def tokenizer_sizes(cfg:TokenizerRun, # the run config
                     tok, # the tokenizer it made
