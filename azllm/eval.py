@@ -20,7 +20,7 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
-from .tokenizer import has_tokenizer
+from .tokenizer import has_tokenizer, resolve_tokenizer, LLAMA3_NAME
 from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
@@ -51,7 +51,7 @@ class ModelSpec(Config):
     name: str = Field(min_length=1)              # its label in the report (unique)
     path: str                                    # model dir (CPT final/, merged SFT), hub id, preset:NAME, or an SFT output dir
     adapter: Optional[str] = None                # LoRA adapter directory (an SFT output) to put on `path`
-    tokenizer: Optional[str] = None              # default: the adapter's, else the model directory's, else Llama 3
+    tokenizer: Optional[str] = None              # default: the model's own (the adapter's, the model directory's, a Hub model's; Llama 3 for presets)
     chat: Optional[bool] = None                  # override the run's `chat` for this model
 
 class EvalRun(Config):
@@ -106,7 +106,7 @@ def valid_documents(valid, # documents (list of str), or corpus sources: a path,
 # %% ../nbs/40_eval.ipynb #c6491af6
 def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                   adapter:str|None=None, # LoRA adapter directory
-                  tokenizer:str|None=None, # tokenizer; default: the adapter's, else the model's, else Llama 3
+                  tokenizer:str|None=None, # tokenizer; default: the model's own (`resolve_tokenizer`)
                   name:str|None=None, # label for error messages
                  ) -> dict:
     "Where a model's base weights, adapter and tokenizer come from: {path, adapter, tokenizer}."
@@ -120,9 +120,9 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
             raise AzllmError(f"model {name!r}: {adapter} is not an adapter directory (no adapter_config.json)")
         try: path = path or adapter_base(Path(adapter))
         except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
-    if tokenizer is None: tokenizer = next((p for p in (adapter, path) if has_tokenizer(p)), None)
-    if tokenizer is None and not path.startswith('preset:') and not Path(path).exists(): tokenizer = path   # hub id: its own
-    return dict(path=path, adapter=adapter, tokenizer=None if tokenizer is None else str(tokenizer))
+    try: tokenizer = resolve_tokenizer(tokenizer, path, adapter)
+    except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
+    return dict(path=path, adapter=adapter, tokenizer=tokenizer)
 
 # %% ../nbs/40_eval.ipynb #8e6c1057
 def _put_adapter(model, tok, src:dict, name:str):
@@ -248,7 +248,7 @@ def untrained_twin(config, # a transformers config (from `twin_spec`)
 def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                    valid, # held-out text: documents (list of str) or corpus path(s)
                    adapter:str|None=None, # LoRA adapter directory to put on `path`
-                   tokenizer:str|None=None, # default: the adapter's, else the model's, else Llama 3
+                   tokenizer:str|None=None, # default: the model's own (`resolve_tokenizer`)
                    name:str|None=None, # label in messages and results
                    seq_len:int=512, # tokens per scored window
                    micro_batch:int=4, # windows per forward pass

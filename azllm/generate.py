@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 from transformers import TextStreamer
 from .core import AzllmError
-from .tokenizer import load_tokenizer, has_tokenizer, EOT
+from .tokenizer import load_tokenizer, resolve_tokenizer, EOT
 from .chats import check_chat_tokenizer
 from .model import load_model
 from .adapters import load_adapted, adapter_dir_of
@@ -25,7 +25,7 @@ def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub i
     "Model and tokenizer for generation: (model in eval mode, tokenizer)."
     if adapter is not None: return load_adapted(adapter, str(model_dir))
     if adapter_dir_of(model_dir) is not None: return load_adapted(model_dir)
-    tok = check_chat_tokenizer(load_tokenizer(model_dir if has_tokenizer(model_dir) else None))
+    tok = check_chat_tokenizer(load_tokenizer(resolve_tokenizer(None, model_dir)))
     return load_model(str(model_dir), tok).eval(), tok
 
 def check_sampling(temperature:float, # 0: greedy

@@ -22,7 +22,7 @@ from .data import read_documents
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
            'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer',
-           'has_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
+           'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -234,6 +234,21 @@ def save_tokenizer(tok:PreTrainedTokenizerFast, # the tokenizer
 def has_tokenizer(p) -> bool:
     "Whether `p` (or None) is a directory holding a tokenizer."
     return p is not None and Path(p).is_dir() and ((Path(p)/'tokenizer.json').exists() or (Path(p)/'tokenizer_config.json').exists())
+
+# %% ../nbs/10_tokenizer.ipynb #58dd9353
+def resolve_tokenizer(tokenizer:str|None, # the stage's `tokenizer` key; None: the model's own
+                      model:str|Path|None=None, # preset:NAME, a model directory, or a hub id
+                      adapter:str|Path|None=None, # a LoRA adapter directory put on `model`
+                     ) -> str:
+    "Where a stage's tokenizer comes from: `tokenizer`, else the adapter's, else the model directory's, else a Hub model's own, else Llama 3 (presets)."
+    if tokenizer is not None: return str(tokenizer)
+    for d in (adapter, model):
+        if has_tokenizer(d): return str(d)
+    if model is None or str(model).startswith('preset:'): return LLAMA3_NAME
+    if Path(model).exists():
+        raise AzllmError(f"model {model} has no tokenizer (no tokenizer.json or tokenizer_config.json): set `tokenizer:` to the one "
+                         f"its embeddings were trained with ({LLAMA3_NAME} for Llama 3's)")
+    return str(model)                                   # a hub id (or a missing path, which `load_tokenizer` reports)
 
 # %% ../nbs/10_tokenizer.ipynb #ca921dee
 class TokenizerRun(Config):
