@@ -127,6 +127,7 @@ RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'gr
                'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit',
                'loss_type', 'beta')
 
+
 # %% ../nbs/25_trainer.ipynb #91b7cafd
 def inner_model(model):
     "The `transformers` model under DDP, FSDP and peft wrappers."
@@ -588,6 +589,7 @@ def _batch_plan(self:Trainer) -> dict:
     rt.print(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
              + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
     return plan
+
 
 # %% ../nbs/25_trainer.ipynb #667d02d8
 def _remote_marker(ck:str) -> dict:
