@@ -199,6 +199,15 @@ def _known_keys(model:type[BaseModel], loc:tuple) -> list[str]:
         model = t
     return list(model.model_fields)
 
+def _what_key(model:type[BaseModel]|None, loc:tuple) -> str:
+    "The description of the key at `loc` (its comment in the config class), or ''."
+    *section, last = loc or ('',)
+    for part in section:
+        t = getattr(model.model_fields.get(part) if model and isinstance(part, str) else None, 'annotation', None)
+        model = t if isinstance(t, type) and issubclass(t, BaseModel) else None
+    f = model.model_fields.get(last) if model and isinstance(last, str) else None
+    return getattr(f, 'description', None) or ''
+
 def _override_of(loc:tuple, overrides:list[str]) -> str|None:
     "The last override that set `loc` or a section above it, as typed."
     keys = {tuple(p.strip() for p in o.split('=', 1)[0].split('.')): o for o in overrides}
@@ -211,7 +220,7 @@ def _describe(err:dict, lines:dict, fname:str, model:type[BaseModel]|None=None, 
     if err['type'] == 'extra_forbidden':
         near = difflib.get_close_matches(str(loc[-1]), _known_keys(model, loc[:-1]), n=1) if model else []
         msg = "unknown key" + (f" (did you mean {'.'.join(map(str, (*loc[:-1], near[0])))}?)" if near else '')
-    elif err['type'] == 'missing': msg = "required key is missing"
+    elif err['type'] == 'missing': msg = "required key is missing" + (f" ({d})" if (d := _what_key(model, loc)) else '')
     else: msg = err['msg'] + (f" (got {err['input']!r})" if not isinstance(err.get('input'), dict) else '')
     if (o := _override_of(loc, list(overrides))) is not None: return f"  override {o}: {key}: {msg}"
     p = loc
