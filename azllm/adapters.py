@@ -11,7 +11,7 @@ from pathlib import Path
 import torch
 from peft import PeftModel
 from .core import AzllmError, atomic_dir, check_output, write_json, print0, looks_local
-from .tokenizer import load_tokenizer, has_tokenizer
+from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import check_chat_tokenizer
 from .model import load_model, set_special_ids
 
@@ -69,7 +69,7 @@ def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or 
     if found is None: raise AzllmError(f"{adapter_dir}: not an adapter directory (no adapter_config.json, nor final/adapter_config.json)")
     adapter_dir = found
     base = base or adapter_base(adapter_dir)
-    tok = check_chat_tokenizer(load_tokenizer(adapter_dir if has_tokenizer(adapter_dir) else base if has_tokenizer(base) else None))
+    tok = check_chat_tokenizer(load_tokenizer(resolve_tokenizer(None, base, adapter_dir)))
     model = load_model(base, tok)
     if model.get_input_embeddings().num_embeddings != len(tok): model.resize_token_embeddings(len(tok), mean_resizing=False)
     adapter_config(adapter_dir)
@@ -92,7 +92,7 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                   adapter_dir:str|Path, # a `run_sft` output
                   out:str|Path, # merged model directory (written atomically)
                   dtype:str|None=None, # cast the merged weights, e.g. 'bfloat16'; None keeps fp32
-                  overwrite:bool=False, # replace `out` even if it is not an earlier merged model
+                  overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
     check_output(out, 'merged-model', overwrite)               # before the model is loaded
@@ -112,7 +112,7 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
 # %% ../nbs/27_adapters.ipynb #28811f1f
 def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA directory)
                    out:str|Path, # where to write the copy (atomically)
-                   overwrite:bool=False, # replace `out` even if it is not an earlier exported adapter
+                   overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                   ) -> Path:
     "Copy a LoRA adapter with its tokenizer to `out`: a peft directory that `PeftModel.from_pretrained(base, out)` loads."
     found = adapter_dir_of(adapter_dir)
@@ -129,5 +129,5 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
         base = recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
         if base != acfg.get('base_model_name_or_path'):      # a path relative to the old place: the copy names it absolutely
             cfg_file.write_text(json.dumps({**acfg, 'base_model_name_or_path': base}, indent=2) + '\n')
-        if not has_tokenizer(tmp): load_tokenizer(base if has_tokenizer(base) else None).save_pretrained(tmp)
+        if not has_tokenizer(tmp): load_tokenizer(resolve_tokenizer(None, base)).save_pretrained(tmp)
     return Path(out)

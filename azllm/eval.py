@@ -21,7 +21,7 @@ from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
 from .trainer import read_losses
-from .tokenizer import has_tokenizer
+from .tokenizer import has_tokenizer, resolve_tokenizer, LLAMA3_NAME
 from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
@@ -52,11 +52,12 @@ class ModelSpec(Config):
     name: str = Field(min_length=1)              # its label in the report (unique)
     path: str                                    # model dir (CPT final/, merged SFT), hub id, preset:NAME, or an SFT output dir
     adapter: Optional[str] = None                # LoRA adapter directory (an SFT output) to put on `path`
-    tokenizer: Optional[str] = None              # default: the adapter's, else the model directory's, else Llama 3
+    tokenizer: Optional[str] = None              # default: the model's own (the adapter's, the model directory's, a Hub model's; Llama 3 for presets)
     chat: Optional[bool] = None                  # override the run's `chat` for this model
 
 class EvalRun(Config):
     "Config of the evaluation stage."
+    renamed = {'batch_size': 'harness_batch'}     # `batch_size` is a training key's old name; lm-eval's batch has its own
     stage: Literal['eval'] = 'eval'
     output_dir: str                              # report.md, report.json, PNG plots, azllm_config.yml (replaced atomically)
     models: list[ModelSpec] = Field(min_length=1)  # the models, in report order
@@ -69,12 +70,12 @@ class EvalRun(Config):
     prompts: list[str] = AZ_PROMPTS              # generation prompts
     max_new_tokens: int = Field(64, gt=0)        # longest generation (greedy, stops at <|eot_id|> or eos)
     chat: Union[Literal['auto'], bool] = 'auto'  # chat template: auto = for adapter and merged SFT models; false = plain continuation
-    overwrite: bool = False                      # replace output_dir even if it is not an azllm eval report (your files there are lost)
+    overwrite: bool = False                      # also replace an azllm output of another kind at output_dir (never your files)
     runs: dict[str, str] = {}                    # label -> run directory (its log.jsonl) for the loss plots
     tasks: list[str] = []                        # lm-eval tasks for every model: az (az_grammar, az_reading, az_knowledge), az_text_bpb, Hub tasks, YAML files, task dirs
     num_fewshot: Optional[int] = Field(None, ge=0)  # examples in each task prompt (None: each task's default)
     limit: Optional[Union[PositiveInt, dict[str, PositiveInt]]] = None  # first N documents of each task, or {task: N}
-    batch_size: int = Field(8, gt=0)             # lm-eval requests per forward pass
+    harness_batch: int = Field(8, gt=0)          # lm-eval requests per forward pass (its batch_size), for tasks
     floors: bool = True                          # also score an untrained twin (same shape and tokenizer, random weights) of each model as its floor
     seed: int = 0                                # of the twins' random weights and of the bootstrap
 
@@ -106,7 +107,7 @@ def valid_documents(valid, # documents (list of str), or corpus sources: a path,
 # %% ../nbs/40_eval.ipynb #c6491af6
 def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                   adapter:str|None=None, # LoRA adapter directory
-                  tokenizer:str|None=None, # tokenizer; default: the adapter's, else the model's, else Llama 3
+                  tokenizer:str|None=None, # tokenizer; default: the model's own (`resolve_tokenizer`)
                   name:str|None=None, # label for error messages
                  ) -> dict:
     "Where a model's base weights, adapter and tokenizer come from: {path, adapter, tokenizer}."
@@ -120,9 +121,9 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
             raise AzllmError(f"model {name!r}: {adapter} is not an adapter directory (no adapter_config.json)")
         try: path = path or adapter_base(Path(adapter))
         except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
-    if tokenizer is None: tokenizer = next((p for p in (adapter, path) if has_tokenizer(p)), None)
-    if tokenizer is None and not path.startswith('preset:') and not Path(path).exists(): tokenizer = path   # hub id: its own
-    return dict(path=path, adapter=adapter, tokenizer=None if tokenizer is None else str(tokenizer))
+    try: tokenizer = resolve_tokenizer(tokenizer, path, adapter)
+    except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
+    return dict(path=path, adapter=adapter, tokenizer=tokenizer)
 
 # %% ../nbs/40_eval.ipynb #8e6c1057
 def _put_adapter(model, tok, src:dict, name:str):
@@ -248,7 +249,7 @@ def untrained_twin(config, # a transformers config (from `twin_spec`)
 def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (adapter) dir
                    valid, # held-out text: documents (list of str) or corpus path(s)
                    adapter:str|None=None, # LoRA adapter directory to put on `path`
-                   tokenizer:str|None=None, # default: the adapter's, else the model's, else Llama 3
+                   tokenizer:str|None=None, # default: the model's own (`resolve_tokenizer`)
                    name:str|None=None, # label in messages and results
                    seq_len:int=512, # tokens per scored window
                    micro_batch:int=4, # windows per forward pass
@@ -260,7 +261,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
                    tasks:list[str]|None=None, # lm-eval tasks (see `azllm.harness`)
                    num_fewshot:int|None=None, # examples in each task prompt
                    limit:int|dict|None=None, # first N documents of each task, or {task: N}
-                   batch_size:int=8, # lm-eval requests per forward pass
+                   harness_batch:int=8, # lm-eval requests per forward pass
                   ) -> dict:
     "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, its greedy answers to `prompts`, and its lm-eval task scores."
     t0, name = time.perf_counter(), name or str(path)
@@ -271,7 +272,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     res['chat'] = use_chat(chat, tok, src, name)
     res['generations'] = {p: generate(model, tok, p, chat=res['chat'], max_new_tokens=max_new_tokens) for p in prompts or []}
-    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, batch_size, log_samples=True) if tasks else None
+    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, harness_batch, log_samples=True) if tasks else None
     res['benchmarks'] = task_scores(res['harness']) if tasks else {}
     res.update(split_samples(res['harness']), _twin=twin_spec(model, tok))   # per-item scores for the controls; what a floor shares with it
     res['seconds'] = time.perf_counter() - t0
@@ -281,7 +282,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
 def score_floors(results:dict, # model -> `evaluate_model` result (each gets `floor`: the name of its twin)
                  docs:list[str], # the held-out documents the models were scored on
                  seq_len:int=512, micro_batch:int=4, max_windows:int|None=None, # as for the models
-                 tasks:list[str]|None=None, num_fewshot:int|None=None, limit:int|dict|None=None, batch_size:int=8, # as for the models
+                 tasks:list[str]|None=None, num_fewshot:int|None=None, limit:int|dict|None=None, harness_batch:int=8, # as for the models
                  seed:int=0, # of the twins' random weights
                  progress:bool=False, # print one line per twin
                 ) -> dict:
@@ -295,7 +296,7 @@ def score_floors(results:dict, # model -> `evaluate_model` result (each gets `fl
         model = untrained_twin(spec['config'], seed)
         f = floors[name] = dict(name=name, of=names, seed=seed, shape=spec['shape'], tokenizer=results[names[0]]['tokenizer'],
                                 **score_text(model, spec['tok'], docs, seq_len, micro_batch, max_windows))
-        f['harness'] = harness_results(model, spec['tok'], tasks, num_fewshot, limit, batch_size, log_samples=True) if tasks else None
+        f['harness'] = harness_results(model, spec['tok'], tasks, num_fewshot, limit, harness_batch, log_samples=True) if tasks else None
         f.update(benchmarks=task_scores(f['harness']) if tasks else {}, **split_samples(f['harness']), seconds=time.perf_counter() - t0)
         del model
         for n in names: results[n]['floor'] = name
@@ -547,11 +548,11 @@ def run_eval(cfg:EvalRun, # the run config
     for m in cfg.models:
         r = results[m.name] = evaluate_model(m.path, docs, m.adapter, m.tokenizer, m.name, cfg.seq_len, cfg.micro_batch, cfg.max_windows,
                                              cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens,
-                                             tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, batch_size=cfg.batch_size)
+                                             tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, harness_batch=cfg.harness_batch)
         if progress: print0(f"{m.name}: {r['bpb']:.4f} bits/byte, perplexity {r['perplexity']:.2f}, "
                             f"fertility {r['fertility']['fertility']:.2f}{_headline(r['benchmarks'])} ({r['seconds']:.1f} s)")
     floors = score_floors(results, docs, cfg.seq_len, cfg.micro_batch, cfg.max_windows, cfg.tasks, cfg.num_fewshot, cfg.limit,
-                          cfg.batch_size, cfg.seed, progress) if cfg.floors else {}
+                          cfg.harness_batch, cfg.seed, progress) if cfg.floors else {}
     ctl = eval_controls(results, floors, cfg.seed) if cfg.tasks else None
     intro = (f"{len(docs)} held-out documents ({sum(len(d.encode()) for d in docs):,} UTF-8 bytes) from "
              f"{', '.join(f'`{v}`' for v in cfg.valid_data)}, scored in windows of {cfg.seq_len} tokens"

@@ -7,25 +7,33 @@ Docs: https://azllm.github.io/azllm/generate.html.md"""
 # %% ../nbs/28_generate.ipynb #6acae71d
 from __future__ import annotations
 from pathlib import Path
-import torch
-from transformers import TextStreamer
-from .core import AzllmError
-from .tokenizer import load_tokenizer, has_tokenizer, EOT
+from pydantic import Field
+from .core import AzllmError, Config
+from .tokenizer import load_tokenizer, resolve_tokenizer, EOT
 from .chats import check_chat_tokenizer
-from .model import load_model
-from .adapters import load_adapted, adapter_dir_of
 
 # %% auto #0
-__all__ = ['load_chat_model', 'check_sampling', 'stop_ids', 'generate', 'chat']
+__all__ = ['SAMPLING', 'Sampling', 'load_chat_model', 'check_sampling', 'stop_ids', 'generate', 'chat']
+
+# %% ../nbs/28_generate.ipynb #a8814a5d
+class Sampling(Config):
+    "How `generate` picks each next token, and when it stops."
+    max_new_tokens: int = Field(256, ge=1, le=1_000_000)  # longest output, in tokens
+    temperature: float = Field(0.0, ge=0)       # sampling temperature, 0 for greedy decoding
+    top_p: float = Field(1.0, gt=0, le=1)       # nucleus sampling with temperature > 0: keep the smallest set of tokens whose probability reaches P, 1 for all of them
+
+SAMPLING = Sampling()                           # every default, for `generate` and `chat`
 
 # %% ../nbs/28_generate.ipynb #440e9e6b
 def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run directory with an adapter
                     adapter:str|Path|None=None, # LoRA adapter to put on `model_dir`
                    ) -> tuple:
     "Model and tokenizer for generation: (model in eval mode, tokenizer)."
+    from azllm.adapters import load_adapted, adapter_dir_of
+    from azllm.model import load_model
     if adapter is not None: return load_adapted(adapter, str(model_dir))
     if adapter_dir_of(model_dir) is not None: return load_adapted(model_dir)
-    tok = check_chat_tokenizer(load_tokenizer(model_dir if has_tokenizer(model_dir) else None))
+    tok = check_chat_tokenizer(load_tokenizer(resolve_tokenizer(None, model_dir)))
     return load_model(str(model_dir), tok).eval(), tok
 
 def check_sampling(temperature:float, # 0: greedy
@@ -42,13 +50,15 @@ def stop_ids(tok) -> list[int]:
 def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_model`)
              prompt:str|list[dict], # a conversation ending with a user turn, or one text
              chat:bool=True, # a text is one user message through the chat template; False: plain continuation
-             max_new_tokens:int=256, # longest output
-             temperature:float=0.0, # 0: greedy
-             top_p:float=1.0, # nucleus sampling (with temperature > 0): smallest token set reaching this probability
+             max_new_tokens:int=SAMPLING.max_new_tokens, # longest output
+             temperature:float=SAMPLING.temperature, # 0: greedy
+             top_p:float=SAMPLING.top_p, # nucleus sampling (with temperature > 0): smallest token set reaching this probability
              stream:bool=False, # print the output as it is generated
             ) -> str:
     "The model's continuation of `prompt` (the assistant's next reply, or plain text), stopping at `<|eot_id|>` or end of text."
     check_sampling(temperature, top_p)
+    import torch
+    from transformers import TextStreamer
     messages = prompt if not isinstance(prompt, str) else [{'role': 'user', 'content': prompt}] if chat else None
     if messages is None: enc = tok(prompt, return_tensors='pt')
     else:
@@ -75,14 +85,15 @@ def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run
          adapter:str|Path|None=None, # LoRA adapter to put on `model_dir`
          prompt:str|None=None, # one user message; None: read turns from the terminal until an empty line
          system:str|None=None, # system prompt
-         max_new_tokens:int=256, # longest reply
+         max_new_tokens:int=SAMPLING.max_new_tokens, # longest reply
          stream:bool=True, # print the reply as it is generated
-         temperature:float=0.0, # 0: greedy
-         top_p:float=1.0, # nucleus sampling (with temperature > 0)
+         temperature:float=SAMPLING.temperature, # 0: greedy
+         top_p:float=SAMPLING.top_p, # nucleus sampling (with temperature > 0)
          device:str|None=None, # default: cuda if available, else cpu
         ) -> str:
     "Talk to a model through its chat template; return the (last) reply."
     check_sampling(temperature, top_p)                 # before the model is loaded
+    import torch
     model, tok = load_chat_model(model_dir, adapter)
     model.to(device or ('cuda' if torch.cuda.is_available() else 'cpu'))
     msgs = [{'role': 'system', 'content': system}] if system else []

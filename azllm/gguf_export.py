@@ -198,7 +198,7 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
                 quant:Literal['f16', 'q8_0']='f16', # tensor type
                 verify_text:str|Path|None=None, # held-out text for the round trip (default: data_samples/az_valid.txt)
                 verify_docs:int=16, # documents of it to check
-                overwrite:bool=False, # replace `out` even if it is not an earlier GGUF export
+                overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                ) -> Path:
     "Merge if needed, write the GGUF file, verify it by round trip through transformers; return the .gguf path."
     try: import gguf  # noqa: F401

@@ -8,12 +8,15 @@ Docs: https://azllm.github.io/azllm/launch.html.md"""
 from __future__ import annotations
 import os, shlex, shutil, subprocess, sys
 from pathlib import Path
+from typing import Literal, Optional
 import yaml
-from .core import AzllmError
+from pydantic import Field
+from .core import AzllmError, Config
 
 # %% auto #0
-__all__ = ['LAUNCHED', 'LAUNCHERS', 'SINGLE_PROCESS_STAGES', 'launched', 'visible_gpus', 'check_launch', 'launch_strategy',
-           'accelerate_config', 'write_accelerate_config', 'launch_command', 'launch']
+__all__ = ['LAUNCHED', 'LAUNCHERS', 'SINGLE_PROCESS_STAGES', 'LAUNCH', 'launched', 'visible_gpus', 'LaunchSettings',
+           'check_launch', 'launch_strategy', 'accelerate_config', 'write_accelerate_config', 'launch_command',
+           'launch']
 
 # %% ../nbs/70_launch.ipynb #ffc17c38
 LAUNCHED = 'AZLLM_LAUNCHED'          # set in the processes azllm starts: they train instead of launching again
@@ -29,12 +32,26 @@ def visible_gpus() -> int:
     import torch
     return torch.cuda.device_count() if torch.cuda.is_available() else 0
 
+# %% ../nbs/70_launch.ipynb #0d402dd3
+class LaunchSettings(Config):
+    "How `azllm train` starts its processes: on how many processes and machines, through which launcher."
+    nproc: Optional[int] = Field(None, ge=1, le=4096)  # processes per machine (default: 1; with --launcher or --nnodes: every visible GPU)
+    gpus: Optional[int] = Field(None, ge=1, le=4096)   # processes per machine, one per CUDA GPU (refused without N visible GPUs)
+    launcher: Optional[Literal['torchrun', 'accelerate']] = None  # launcher for several processes (default: torchrun)
+    nnodes: int = Field(1, ge=1, le=65536)             # machines; every machine runs the same command
+    node_rank: Optional[int] = Field(None, ge=0, le=65535)  # this machine's rank: 0 on the first, 1 .. M-1 on the others
+    master_addr: Optional[str] = None                  # address of the machine with --node-rank 0 (needed with --nnodes > 1)
+    master_port: int = Field(29500, ge=1, le=65535)    # its port, open between the machines
+    dry_run: bool = False                              # print the command that would run, and exit
+
+LAUNCH = LaunchSettings()                              # every default, for the functions below
+
 # %% ../nbs/70_launch.ipynb #14fd3e25
 def check_launch(nproc:int=1, # processes per node
-                 nnodes:int=1, # machines
+                 nnodes:int=LAUNCH.nnodes, # machines
                  node_rank:int|None=None, # this machine's rank, 0 .. nnodes-1
                  master_addr:str|None=None, # address of the node with rank 0
-                 launcher:str='torchrun', # 'torchrun' or 'accelerate'
+                 launcher:str=LAUNCHERS[0], # 'torchrun' or 'accelerate'
                  gpus:int|None=None, # visible CUDA devices (None: ask torch)
                 ) -> None:
     "Raise `AzllmError` with the fix for a launch request that cannot work."
@@ -101,11 +118,11 @@ def _program(name:str, module:str) -> list[str]:
 
 def launch_command(args:list[str], # what follows `azllm train`: configs and key=value overrides
                    nproc:int=1, # processes per node
-                   launcher:str='torchrun', # 'torchrun' or 'accelerate'
-                   nnodes:int=1, # machines
+                   launcher:str=LAUNCHERS[0], # 'torchrun' or 'accelerate'
+                   nnodes:int=LAUNCH.nnodes, # machines
                    node_rank:int=0, # this machine's rank
                    master_addr:str|None=None, # address of the rank-0 machine (several nodes)
-                   master_port:int=29500, # its port (several nodes)
+                   master_port:int=LAUNCH.master_port, # its port (several nodes)
                    accelerate_config:str|Path|None=None, # accelerate config file (accelerate only)
                   ) -> list[str]:
     "The launcher command that runs `python -m azllm.cli train ARGS` as `nproc` processes on each of `nnodes` machines."
@@ -128,8 +145,8 @@ def launch_command(args:list[str], # what follows `azllm train`: configs and key
 # %% ../nbs/70_launch.ipynb #0e6c2b39
 def launch(args:list[str], # configs and key=value overrides, as typed after `azllm train`
            cfgs:list, # the validated configs (for their stage and strategy)
-           nproc:int=1, launcher:str='torchrun', nnodes:int=1, node_rank:int|None=None, master_addr:str|None=None,
-           master_port:int=29500, dry_run:bool=False, gpus:int|None=None) -> int:
+           nproc:int=1, launcher:str=LAUNCHERS[0], nnodes:int=LAUNCH.nnodes, node_rank:int|None=None, master_addr:str|None=None,
+           master_port:int=LAUNCH.master_port, dry_run:bool=False, gpus:int|None=None) -> int:
     "Run `azllm train ARGS` as `nproc` processes on each of `nnodes` machines through `launcher`; return its exit code."
     check_launch(nproc, nnodes, node_rank, master_addr, launcher, gpus)
     strategy = launch_strategy(cfgs, nproc * nnodes)

@@ -325,7 +325,7 @@ def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomica
                prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)
                max_new_tokens:int=32, # generation length
                tasks:dict|None=None, # lm-eval task -> items to score (None: `QUICK_TASKS`)
-               overwrite:bool=False, # replace `out` even if it is not an earlier quickstart
+               overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                **budget, # steps: base_steps, phase1_steps, phase2_steps, sft_steps, dpo_steps; dpo_pairs (held-out pairs scored)
               ) -> Path:
     "Run the pipeline on the bundled `data_samples/` with tiny models; write `report.md` and `report.json` to `out`."

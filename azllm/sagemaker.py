@@ -8,14 +8,16 @@ Docs: https://azllm.github.io/azllm/sagemaker.html.md"""
 from __future__ import annotations
 import argparse, json, os, re, shlex, subprocess, sys, tarfile, time
 from pathlib import Path
-from .core import AzllmError, load_config, int_in
+from typing import Optional
+from pydantic import Field
+from .core import AzllmError, Config, load_config, int_in, config_flag
 from .stages import read_runs
 
 # %% auto #0
 __all__ = ['SM_ROOT', 'CHECKPOINTS', 'PATH_KEYS', 'DATA_KEYS', 'BUNDLE_LIMIT', 'IMAGE_ACCOUNT', 'IMAGE_REGIONS', 'IMAGE_TAG',
-           'sagemaker_env', 'job_commands', 'job_main', 'plan_runs', 'source_root', 'make_bundle', 'default_image',
-           'job_name', 'training_job_request', 'submit', 'status', 'cmd_sagemaker_submit', 'cmd_sagemaker_status',
-           'add_sagemaker_parser']
+           'MAX_RUN_LIMIT', 'JOB', 'sagemaker_env', 'job_commands', 'job_main', 'plan_runs', 'source_root',
+           'make_bundle', 'default_image', 'job_name', 'JobSettings', 'training_job_request', 'submit', 'status',
+           'cmd_sagemaker_submit', 'cmd_sagemaker_status', 'add_sagemaker_parser']
 
 # %% ../nbs/71_sagemaker.ipynb #e90fd265
 def _boto3():
@@ -159,19 +161,35 @@ def job_name(config:str, # the first config
     ts = time.strftime('%Y%m%d-%H%M%S', time.gmtime(now))
     return f"azllm-{stem[:63 - 23]}-{ts}"
 
+# %% ../nbs/71_sagemaker.ipynb #565ae0e5
+MAX_RUN_LIMIT = 28 * 24 * 3600                         # SageMaker's longest MaxRuntimeInSeconds (28 days)
+
+class JobSettings(Config):
+    "The machines and limits of a SageMaker training job."
+    instance_type: str = 'ml.p4d.24xlarge'             # instance type; ml.p4d.24xlarge is 8 × A100 40 GB
+    instance_count: int = Field(1, ge=1, le=1000)      # instances, one node each
+    spot: bool = False                                 # managed spot training (resumes from the last checkpoint after an interruption)
+    max_run: int = Field(5 * 24 * 3600, ge=1, le=MAX_RUN_LIMIT)  # seconds of training at most; 432000 is 5 days
+    max_wait: Optional[int] = Field(None, ge=1, le=MAX_RUN_LIMIT)  # with --spot: seconds including waits for capacity (default: 2 × --max-run)
+    volume_gb: int = Field(500, ge=1, le=16384)        # EBS disk per instance, in GB
+    image: Optional[str] = None                        # training image (default: AWS's PyTorch 2.8 GPU training container)
+    region: Optional[str] = None                       # AWS region (default: AWS_REGION / AWS_DEFAULT_REGION)
+
+JOB = JobSettings()                                    # every default, for the functions below
+
 # %% ../nbs/71_sagemaker.ipynb #3d4d3ac1
 def training_job_request(runs:list[dict], # from `plan_runs`
                          job:str, # the job name
                          role:str, # IAM role ARN the job runs as
                          output:str, # s3://bucket/prefix for checkpoints, run directories and SageMaker's outputs
-                         instance_type:str='ml.p4d.24xlarge', # instance type
-                         instance_count:int=1, # instances (nodes)
+                         instance_type:str=JOB.instance_type, # instance type
+                         instance_count:int=JOB.instance_count, # instances (nodes)
                          region:str='us-east-1', # AWS region (for the default image)
                          image:str|None=None, # training image (default: AWS's PyTorch container)
-                         spot:bool=False, # managed spot training
-                         max_run:int=5 * 24 * 3600, # seconds of training at most
+                         spot:bool=JOB.spot, # managed spot training
+                         max_run:int=JOB.max_run, # seconds of training at most
                          max_wait:int|None=None, # with spot: seconds including waits for capacity (default: 2 × max_run)
-                         volume_gb:int=500, # EBS volume per instance
+                         volume_gb:int=JOB.volume_gb, # EBS volume per instance
                          inputs:dict|None=None, # channel name -> s3:// URI
                          launcher:str='torchrun', # launcher on every instance
                          install:bool=True, # pip install the bundled azllm source in the container
@@ -210,8 +228,8 @@ def _region(region:str|None) -> str:
     return region
 
 def submit(args:list[str], # configs and key=value overrides
-           role:str, output:str, instance_type:str='ml.p4d.24xlarge', instance_count:int=1, region:str|None=None,
-           image:str|None=None, spot:bool=False, max_run:int=5 * 24 * 3600, max_wait:int|None=None, volume_gb:int=500,
+           role:str, output:str, instance_type:str=JOB.instance_type, instance_count:int=JOB.instance_count, region:str|None=JOB.region,
+           image:str|None=JOB.image, spot:bool=JOB.spot, max_run:int=JOB.max_run, max_wait:int|None=JOB.max_wait, volume_gb:int=JOB.volume_gb,
            inputs:dict|None=None, job:str|None=None, dry_run:bool=False) -> dict:
     "Submit `azllm train ARGS` as a SageMaker training job (or, with `dry_run`, only build the request); return the request."
     region = _region(region)
@@ -273,23 +291,20 @@ def add_sagemaker_parser(subparsers, # the object returned by `ArgumentParser.ad
     p = sub.add_parser('submit', help='submit `azllm train CONFIG...` as a SageMaker training job',
                        description='Every instance runs azllm train under torchrun; checkpoints and run directories sync to OUTPUT/checkpoints.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs and overrides, as for azllm train')
-    p.add_argument('--instance-type', default='ml.p4d.24xlarge', help='default: ml.p4d.24xlarge (8 × A100 40 GB)')
-    p.add_argument('--instance-count', type=int_in(1, 1000), default=1, metavar='N', help='instances (nodes); default: 1')
+    config_flag(p, JobSettings, 'instance_type', metavar='TYPE')
+    config_flag(p, JobSettings, 'instance_count', metavar='N')
     p.add_argument('--role', required=True, metavar='ARN', help='IAM role the job runs as')
     p.add_argument('--output', required=True, metavar='S3_URI', help='s3://bucket/prefix for checkpoints, run directories and the code bundle')
     p.add_argument('--input', type=_channel, action='append', metavar='NAME=S3_URI', help='an input channel, /opt/ml/input/data/NAME in the job; repeatable')
-    p.add_argument('--spot', action='store_true', help='managed spot training (resumes from the last checkpoint after an interruption)')
-    p.add_argument('--max-run', type=int_in(1, 28 * 24 * 3600), default=5 * 24 * 3600, metavar='S', help='seconds of training at most (default: 5 days)')
-    p.add_argument('--max-wait', type=int_in(1, 28 * 24 * 3600), metavar='S', help='with --spot: seconds including waits for capacity (default: 2 × --max-run)')
-    p.add_argument('--volume-gb', type=int_in(1, 16384), default=500, metavar='GB', help='disk per instance (default: 500)')
-    p.add_argument('--image', metavar='URI', help="training image (default: AWS's PyTorch 2.8 GPU training container)")
-    p.add_argument('--region', help='AWS region (default: AWS_REGION / AWS_DEFAULT_REGION)')
+    config_flag(p, JobSettings, 'spot')
+    for k, m in (('max_run', 'S'), ('max_wait', 'S'), ('volume_gb', 'GB'), ('image', 'URI'), ('region', None)):
+        config_flag(p, JobSettings, k, **({'metavar': m} if m else {}))
     p.add_argument('--job-name', help='default: azllm-CONFIG-YYYYmmdd-HHMMSS')
     p.add_argument('--dry-run', action='store_true', help='print the CreateTrainingJob request as JSON (no credentials needed)')
     p.set_defaults(func=cmd_sagemaker_submit)
     p = sub.add_parser('status', help='state of a training job (DescribeTrainingJob)')
     p.add_argument('job', metavar='JOB_NAME')
-    p.add_argument('--region', help='AWS region (default: AWS_REGION / AWS_DEFAULT_REGION)')
+    config_flag(p, JobSettings, 'region')
     p.add_argument('--json', action='store_true', help='print the whole DescribeTrainingJob response')
     p.set_defaults(func=cmd_sagemaker_status)
     return sm

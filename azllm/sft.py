@@ -13,7 +13,7 @@ import torch
 from pydantic import Field, field_validator
 from peft import LoraConfig
 from .core import AzllmError, atomic_dir, load_config, save_config, write_json, print0
-from .tokenizer import load_tokenizer, has_tokenizer
+from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats, sft_preview
 from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
@@ -105,9 +105,8 @@ class SFTRun(TrainConfig):
 
 # %% ../nbs/32_sft.ipynb #291ea821
 def sft_tokenizer(cfg:SFTRun):
-    "The run's tokenizer: `cfg.tokenizer`, else the model directory's, else Llama 3; checked for chat training."
-    src = cfg.tokenizer or (cfg.model if has_tokenizer(cfg.model) else None)
-    return check_chat_tokenizer(load_tokenizer(src))
+    "The run's tokenizer (`resolve_tokenizer`: `cfg.tokenizer`, else the model's own, else Llama 3 for presets), checked for chat training."
+    return check_chat_tokenizer(load_tokenizer(resolve_tokenizer(cfg.tokenizer, cfg.model)))
 
 def preview_run(config:str|Path|None=None, # an SFT run config (YAML): its train_data and tokenizer are the defaults
                 data:str|None=None, # messages JSONL / datasets dir (overrides the config's train_data)

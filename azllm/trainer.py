@@ -25,7 +25,7 @@ from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16
 from .packing import WindowOrder
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
+__all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
            'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
            'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
            'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
@@ -34,16 +34,21 @@ __all__ = ['RENAMED', 'REMOVED', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN
 
 # %% ../nbs/25_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
-           'gradient_checkpointing': 'grad_checkpointing', 'eval_windows': 'eval_rows'}
+           'gradient_checkpointing': 'grad_checkpointing', 'eval_windows': 'eval_rows', 'overwrite': 'write_into_existing'}
 REMOVED = {'packing': 'SFT always packs whole conversations into rows of seq_len now; remove the key'}
+
+# what a run writes at the top of its output_dir (DPO's merged reference too): none of these may be a file of yours
+RUN_NAMES = ('.azllm-output.json', '.azllm.lock', 'azllm_config.yml', 'tokenizer', 'data', 'log.jsonl', 'tb', 'checkpoints', 'final',
+             'summary.json', 'sft-merged')
 
 MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
 Beta = Annotated[float, Field(ge=0, lt=1)]
 
 class TrainConfig(Config):
     "The keys every training stage shares (CPT and SFT extend it)."
+    renamed, removed = RENAMED, REMOVED
     output_dir: str                              # run directory: log.jsonl, summary.json, checkpoints/, final/, tb/
-    overwrite: bool = False                      # allow an output_dir that exists but is not an azllm run of this stage
+    write_into_existing: bool = False            # output_dir may be a directory azllm did not make: the run adds its files beside yours, never over one
     model: str = 'preset:llama-tiny'             # preset:NAME (random init), a model directory, or a hub id
     tokenizer: Optional[str] = None              # tokenizer to train with (default: the model's own; Llama 3 for presets)
     train_data: list[str] = Field(min_length=1)  # files, directories or datasets names
@@ -94,12 +99,8 @@ class TrainConfig(Config):
 
     @model_validator(mode='before')
     @classmethod
-    def _old_keys(cls, d):
+    def _data_lists(cls, d):
         if isinstance(d, dict):
-            for old, new in RENAMED.items():
-                if old in d: raise ValueError(f"`{old}` was renamed to `{new}`")
-            for old, why in REMOVED.items():
-                if old in d: raise ValueError(f"`{old}` was removed: {why}")
             if isinstance(d.get('train_data'), str): d = dict(d, train_data=[d['train_data']])
             if isinstance(d.get('valid_data'), str): d = dict(d, valid_data=[d['valid_data']])
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
@@ -499,12 +500,19 @@ def _resume_point(self:Trainer) -> Optional[str]:
     if changes: print0(f"resuming with changes: {'; '.join(changes)}")
     return path
 
+def _check_run_dir(out:Path, kind:str, write_into_existing:bool=False):
+    "A run directory is a new path, an empty directory or a run of this stage; with `write_into_existing`, also a directory of yours whose names it does not take."
+    if not (write_into_existing and out.is_dir() and not out.is_symlink() and read_marker(out) is None): return check_output(out, kind)
+    if taken := sorted(set(os.listdir(out)) & set(RUN_NAMES)):
+        raise AzllmError(f"{out} already holds {', '.join(taken)}, which the run would write: with write_into_existing the run adds its "
+                         "files beside yours, never over one; move them away or choose another output_dir")
+
 @patch
 def setup(self:Trainer):
     "Lock the run directory, check the resume point, load model and data, build the engine, restore the checkpoint."
     cfg, rt, out = self.cfg, self.rt, self.out
     rt.start()
-    check_output(out, f'{self.task.kind}-run', cfg.overwrite)     # every process: all stop with the same error
+    _check_run_dir(out, f'{self.task.kind}-run', cfg.write_into_existing)   # every process: all stop with the same error
     check_output(out/'final', 'output')                           # a final/ that is a link or a user's folder: refused now, not after training
     self._check_checkpoint_dir()
     rt.barrier()                                                  # ... before process 0 starts writing into it
@@ -613,7 +621,7 @@ def _check_checkpoint_dir(self:Trainer):
     else:
         ck = Path(ck)
         if ck.resolve() == (out/'checkpoints').resolve(): return   # the default lives inside the run, which is checked already (and may move with it)
-        check_output(ck, 'checkpoints', self.cfg.overwrite)
+        check_output(ck, 'checkpoints')
         owner = (read_marker(ck) or {}).get('run')
     if owner is not None and owner != str(out.resolve()):
         raise AzllmError(f"checkpoint_dir {ck} holds the checkpoints of the run in {owner}, not of {out}; "
@@ -726,8 +734,9 @@ def cleanup(self:Trainer, failed:bool=False):
     if self.lock: self.lock.release()
     if failed and self.rt.main and self.out.exists() and self._before is not None and not list_checkpoints(self.ckpt_dir):
         if self._created: shutil.rmtree(self.out, ignore_errors=True)
-        elif not self._before:                                  # an empty directory the user made stays empty
-            for p in self.out.iterdir(): shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
+        else:                                                   # only what this attempt added: an empty directory stays empty, yours keeps your files
+            for p in self.out.iterdir():
+                if p.name not in self._before: shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
     self.rt.close(failed)
 
 def data_dir(out:Path, rt:Runtime) -> Path:

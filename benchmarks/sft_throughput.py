@@ -136,7 +136,7 @@ def row_azllm(row, steps, skip):
     path, keys, n_params = AZLLM_ROWS[row]
     out_dir = Path(f'/tmp/bench-{row}')
     over = dict(output_dir=str(out_dir), train_data=str(DATA), valid_data=None, max_steps=steps, warmup_steps=2, log_every=1,
-                save_every=10 * steps, eval_every=0, tensorboard=False, overwrite=True, **keys)
+                save_every=10 * steps, eval_every=0, tensorboard=False, write_into_existing=True, **keys)
     if not str(yaml.safe_load(path.read_text())['model']).startswith('preset:'):
         over['model'] = 'preset:llama-3.2-1b'              # the shape of the config's model, random init (no weights here)
     cfg = {**yaml.safe_load(path.read_text()), **over}

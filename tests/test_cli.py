@@ -129,3 +129,87 @@ def test_a_shorter_extension_than_asked_says_so(tmp_path, capsys):
     meta = json.loads((tmp_path/'ext'/'azllm_tokenizer.json').read_text())
     assert meta['asked_add'] == 8000 and meta['added'] < 8000 and meta['vocab_size'] == 128_256 + meta['added']
     assert capsys.readouterr().out.startswith(f"asked to add 8,000 tokens, added {meta['added']:,}: the corpus has no more pairs")
+
+
+# ------------------------------------------------------------------------ issue 21: one vocabulary, flags from the schema (in-process)
+def _flag_defaults(parser, cls):
+    "{key: default} of the flags of `parser` that set keys of `cls`."
+    return {a.dest: a.default for a in parser._actions if a.dest in cls.model_fields}
+
+
+def _subparser(*path):
+    from azllm.cli import build_parser
+    p = build_parser()
+    for name in path: p = next(a for a in p._actions if hasattr(a, 'choices') and isinstance(a.choices, dict)).choices[name]
+    return p
+
+
+def test_tokenizer_flags_are_tokenizer_run_keys(capsys):
+    "Names, help, defaults and bounds of `tokenizer train|extend` come from TokenizerRun; the config equals the YAML one."
+    from azllm.cli import main
+    from azllm.core import config_from_args
+    from azllm.tokenizer import TokenizerRun
+    for action, own in (('train', ['--vocab-size', '1000']), ('extend', ['--add', '10'])):
+        p = _subparser('tokenizer', action)
+        a = p.parse_args(['--corpus', 'a.txt', 'b.txt', '--out', 'o', *own])
+        cfg = config_from_args(a, method='custom' if action == 'train' else 'extend')
+        want = TokenizerRun(output_dir='o', corpus=['a.txt', 'b.txt'], method=cfg.method, **({'vocab_size': 1000} if action == 'train' else {'add': 10}))
+        assert cfg == want                                                     # every other key: the schema's default
+        assert all(TokenizerRun.model_fields[k].default == v for k, v in _flag_defaults(p, TokenizerRun).items() if v is not None)
+        with pytest.raises(SystemExit) as e: main(['tokenizer', action, '--help'])
+        assert e.value.code == 0
+        out = ' '.join(capsys.readouterr().out.split())
+        for k in ('corpus', 'min_frequency', 'text_field', 'cyrillic', 'overwrite'):
+            assert TokenizerRun.model_fields[k].description in out, k           # the key's comment is the flag's help
+        for s in ('--corpus PATH [PATH ...]', '--out DIR', '--min-frequency N', '(default: 2)', '--no-normalize', 'turn off: Azerbaijani normalization'):
+            assert s in out, s
+
+
+def test_tokenizer_flag_errors_are_one_line(tmp_path, capsys):
+    from azllm.cli import main
+    with pytest.raises(SystemExit) as e: main(['tokenizer', 'train', '--corpus', 'a.txt', '--out', str(tmp_path/'o'), '--vocab-size', '300'])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and 'too small' in err and 'use 513' in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit) as e: main(['tokenizer', 'extend', '--corpus', 'a.txt', '--out', str(tmp_path/'o'), '--add', '0'])
+    assert e.value.code == 2 and '--add' in capsys.readouterr().err
+    assert not (tmp_path/'o').exists()
+
+
+def test_duplicated_defaults_live_once():
+    "The launch, SageMaker and sampling flags default to their settings class, and so do the functions behind them."
+    import inspect
+    from azllm.launch import LaunchSettings, LAUNCH, launch, launch_command
+    from azllm.sagemaker import JobSettings, JOB, submit, training_job_request
+    from azllm.generate import Sampling, SAMPLING, generate, chat
+    for path, cls, obj in ((('train',), LaunchSettings, LAUNCH), (('sagemaker', 'submit'), JobSettings, JOB), (('chat',), Sampling, SAMPLING)):
+        got = _flag_defaults(_subparser(*path), cls)
+        assert got and got == {k: getattr(obj, k) for k in got}, (path, got)
+    for f, cls, obj in ((launch, LaunchSettings, LAUNCH), (launch_command, LaunchSettings, LAUNCH), (submit, JobSettings, JOB),
+                        (training_job_request, JobSettings, JOB), (generate, Sampling, SAMPLING), (chat, Sampling, SAMPLING)):
+        shared = {k: v.default for k, v in inspect.signature(f).parameters.items() if getattr(obj, k, None) is not None}   # None: decided later
+        assert shared and shared == {k: getattr(obj, k) for k in shared}, (f.__name__, shared)
+    assert LAUNCH.master_port == 29500 and JOB.instance_type == 'ml.p4d.24xlarge' and SAMPLING.max_new_tokens == 256
+
+
+def test_every_stage_key_has_a_description():
+    "The comment on every key of every stage's config is its description (what flags, --help and docs read)."
+    from azllm.stages import STAGE_NAMES, stage
+    from azllm.eval import ModelSpec
+    for cls in [stage(n)[0] for n in STAGE_NAMES] + [ModelSpec]:
+        missing = [k for k, f in cls.model_fields.items() if not f.description and k != 'stage']
+        assert not missing, (cls.__name__, missing)
+
+
+def test_renamed_keys_are_one_line(tmp_path, capsys):
+    "eval's batch_size is harness_batch; training's overwrite is write_into_existing: the old key names the new one (exit 2)."
+    from azllm.cli import main
+    ev = tmp_path/'ev.yml'
+    ev.write_text(f"stage: eval\noutput_dir: {tmp_path/'ev'}\nmodels: [{{name: m, path: preset:llama-tiny}}]\nvalid_data: [{DATA/'az_valid.txt'}]\nbatch_size: 4\n")
+    assert main(['eval', str(ev)]) == 2
+    assert '`batch_size` was renamed to `harness_batch`' in capsys.readouterr().err
+    cpt = tmp_path/'cpt.yml'
+    cpt.write_text(f"stage: cpt\noutput_dir: {tmp_path/'run'}\ntrain_data: [{DATA/'az_train.txt'}]\nmax_steps: 1\n")
+    assert main(['train', str(cpt), 'overwrite=true']) == 2
+    err = capsys.readouterr().err
+    assert '`overwrite` was renamed to `write_into_existing`' in err and len(err.strip().splitlines()) == 2   # the file and its one key
+    assert not (tmp_path/'ev').exists() and not (tmp_path/'run').exists()

@@ -415,6 +415,24 @@ def test_an_empty_output_dir_stays_empty_after_a_failure(tmp_path, small_tokeniz
     assert list((tmp_path/'run').iterdir()) == []
 
 
+def test_write_into_existing_adds_beside_the_users_files_never_over_one(tmp_path, small_tokenizer):
+    "A folder of the user's is refused; with write_into_existing the run writes beside their files, never over one, and a failed attempt takes back only what it added."
+    from azllm.core import AzllmError
+    from azllm.trainer import RUN_NAMES
+    mine = tmp_path/'mine'; mine.mkdir(); (mine/'slurm-1.out').write_text('scheduler log\n')
+    cfg = _quick(tmp_path, small_tokenizer, out='mine')
+    with pytest.raises(AzllmError, match='not made by azllm'): run_inproc(cfg)
+    with pytest.raises(AzllmError, match='`overwrite` was renamed to `write_into_existing`'): run_inproc(cfg, 'overwrite=true')
+    with pytest.raises(AzllmError): run_inproc(cfg, 'write_into_existing=true', 'seq_len=4096')      # fails after the directory opened
+    assert sorted(os.listdir(mine)) == ['slurm-1.out']
+    run_inproc(cfg, 'write_into_existing=true')
+    assert (mine/'slurm-1.out').read_text() == 'scheduler log\n' and (mine/'final').is_dir()
+    assert set(os.listdir(mine)) - {'slurm-1.out'} <= set(RUN_NAMES), sorted(os.listdir(mine))   # RUN_NAMES is what a run writes
+    theirs = tmp_path/'theirs'; theirs.mkdir(); (theirs/'log.jsonl').write_text('{"mine": 1}\n')
+    with pytest.raises(AzllmError, match='already holds log.jsonl'): run_inproc(cfg, f'output_dir={theirs}', 'write_into_existing=true')
+    assert os.listdir(theirs) == ['log.jsonl'] and (theirs/'log.jsonl').read_text() == '{"mine": 1}\n'
+
+
 def test_resume_compares_every_key_and_the_data(tmp_path, small_tokenizer):
     from azllm.core import AzllmError
     corpus = tmp_path/'corpus.txt'; corpus.write_text((DATA/'az_train.txt').read_text(encoding='utf-8'), encoding='utf-8')

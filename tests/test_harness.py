@@ -113,7 +113,7 @@ def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
     tiny['untrained'].save_pretrained(tmp_path/'tiny'); tiny['tok'].save_pretrained(tmp_path/'tiny')
     cfg = lambda **kw: EvalRun(**dict(output_dir=str(tmp_path/'out'), models=[dict(name='tiny', path=str(tmp_path/'tiny'))],
                                       valid_data=[str(DATA/'az_valid.txt')], max_docs=2, seq_len=64, prompts=[]) | kw)
-    for bad in (dict(limit=0), dict(batch_size=0), dict(num_fewshot=-1)):
+    for bad in (dict(limit=0), dict(harness_batch=0), dict(num_fewshot=-1)):
         with pytest.raises(ValueError): cfg(**bad)
     out = run_eval(cfg(tasks=['az_knowledge'], limit=8, num_fewshot=1), progress=False)
     rep = json.loads((out/'report.json').read_text())

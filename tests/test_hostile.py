@@ -8,7 +8,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 import pytest
 from azllm.cli import main
-from azllm.core import AzllmError, load_config, write_marker
+from azllm.core import AzllmError, listing, load_config, write_marker
 from conftest import DATA, ROOT
 
 pytestmark = pytest.mark.filterwarnings('ignore')
@@ -263,12 +263,18 @@ def test_output_other_commands(box):
     os.remove(box/'ev.yml')
 
 
-def test_overwrite_replaces_only_when_asked(box):
-    rc, err = cli(*_tok('mine', '--overwrite'))
+def test_overwrite_replaces_only_azllms_own_outputs(box):
+    hostile(box, _tok('mine', '--overwrite'), 'not made by azllm')              # a folder of the user's: never, not even with it
+    hostile(box, _tok('notes.txt', '--overwrite'), 'existing file')
+    hostile(box, _tok('link', '--overwrite'), 'symbolic link')
+    hostile(box, _tok('report', '--overwrite'), 'report.md', 'did not write')   # an azllm output with a file its marker does not list
+    (box/'ev').mkdir(); (box/'ev'/'report.md').write_text('# old\n'); write_marker(box/'ev', 'eval', listing(box/'ev'))
+    hostile(box, _tok('ev'), 'azllm eval output', '--overwrite')                 # azllm's own, of another kind: only when asked
+    rc, err = cli(*_tok('ev', '--overwrite'))
     assert rc == 0, err
-    assert not (box/'mine'/'thesis.tex').exists() and (box/'mine'/'tokenizer.json').exists()
+    assert not (box/'ev'/'report.md').exists() and (box/'ev'/'tokenizer.json').exists()
     assert not [p for p in box.iterdir() if '.azllm-' in p.name]                 # no temporary or backup directories
-    rc, err = cli(*_tok('mine'))                                                  # now an azllm tokenizer: replaced
+    rc, err = cli(*_tok('ev'))                                                    # now an azllm tokenizer: replaced
     assert rc == 0, err
 
 
@@ -347,9 +353,10 @@ def test_disk_errors_while_writing(box, monkeypatch, code):
     def fail(self, path, *a, **k): raise OSError(code, os.strerror(code), str(Path(path)/'tokenizer.json'))
     monkeypatch.setattr(PreTrainedTokenizerFast, 'save_pretrained', fail)
     hostile(box, _tok('runs/tok'), os.strerror(code))
+    (box/'ev').mkdir(); (box/'ev'/'report.md').write_text('# old\n'); write_marker(box/'ev', 'eval', listing(box/'ev'))
     before = snapshot(box)
-    hostile(box, _tok('report', '--overwrite'), os.strerror(code))               # an existing output survives a failed replace
-    assert (box/'report'/'report.md').read_text() == '# old\n' and snapshot(box) == before
+    hostile(box, _tok('ev', '--overwrite'), os.strerror(code))                   # an existing output survives a failed replace
+    assert (box/'ev'/'report.md').read_text() == '# old\n' and snapshot(box) == before
 
 
 # ------------------------------------------------------------------------------------------ a few real processes (exit code)
