@@ -164,15 +164,16 @@ def logged(run, key='loss'): return {r['step']: r[key] for r in map(json.loads, 
 
 
 @pytest.mark.slow
-def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, dpo_files):
-    from test_engine import launch, kill_at
+def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, dpo_files, capsys):
+    from test_engine import train_here, kill_at
     full = tmp_path/'full'
-    launch(sys.executable, '-m', 'azllm.cli', 'train', write_dpo(tmp_path/'full.yml', small_tokenizer, full, dpo_files))
+    train_here(write_dpo(tmp_path/'full.yml', small_tokenizer, full, dpo_files))
     run = tmp_path/'killed'
     cfg = write_dpo(tmp_path/'dpo.yml', small_tokenizer, run, dpo_files)
     kill_at('after_commit', cfg, run)
-    r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)
-    assert 'resumed from' in r.stdout + r.stderr
+    capsys.readouterr()
+    train_here(cfg)
+    assert 'resumed from' in ''.join(capsys.readouterr())
     for key in ('loss', 'reward_accuracy', 'reward_margin', 'val_reward_accuracy'):
         again, want = logged(run, key), logged(full, key)
         assert want and again.keys() >= want.keys(), key

@@ -7,6 +7,7 @@ from conftest import azllm, DATA, ROOT
 
 TOL = 1e-5   # relative; fp32 on CPU: the sums are reordered across processes, nothing else differs
 ENV = {**os.environ, 'OMP_NUM_THREADS': '1'}
+pytestmark = pytest.mark.usefixtures('one_thread')     # in-process runs on one thread, as the subprocesses (tests/conftest.py)
 
 
 def write_cfg(path, tok, out, **kw):
@@ -47,12 +48,22 @@ def launch(*cmd, env=None, ok=True):
     return r
 
 
-def three_ways(cfg, tmp_path):
-    "The same global batch as 1 process × grad_accum 2, DDP × 2 (torchrun), FSDP2 × 2 (accelerate)."
-    launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)
-    launch('torchrun', '--nproc_per_node', '2', '-m', 'azllm.cli', 'train', cfg, f'output_dir={tmp_path/"ddp"}', 'grad_accum=1', 'strategy=ddp')
-    launch('accelerate', 'launch', '--config_file', ROOT/'configs/accelerate/fsdp2.yaml', '--num_processes', '2', '--main_process_port', '0',
-           '-m', 'azllm.cli', 'train', cfg, f'output_dir={tmp_path/"fsdp"}', 'grad_accum=1')   # strategy auto -> fsdp2
+def train_here(cfg, *overrides):
+    "`azllm train CFG OVERRIDES` in this process: for the runs whose process nothing needs to see (no interpreter to start)."
+    from azllm.cli import main
+    assert main(['train', str(cfg), *map(str, overrides)]) == 0
+
+
+def three_ways(cfg, tmp_path, ddp=(), fsdp=()):
+    """The same global batch as 1 process × grad_accum 2 (this one), DDP × 2 and FSDP2 × 2, each started as a user starts
+    it: `azllm train --nproc 2`, through torchrun (strategy auto) and through accelerate (strategy fsdp2). `ddp`/`fsdp`: more overrides."""
+    train_here(cfg)
+    for run, launcher, strategy, more in (('ddp', 'torchrun', 'auto', ddp), ('fsdp', 'accelerate', 'fsdp2', fsdp)):
+        r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg, f'output_dir={tmp_path/run}', 'grad_accum=1', f'strategy={strategy}',
+                   *more, '--nproc', '2', '--launcher', launcher)
+        assert 'azllm: launching 2 processes' in r.stderr
+        s = json.loads((tmp_path/run/'summary.json').read_text())
+        assert s['world_size'] == 2 and s['strategy'] == ('ddp' if strategy == 'auto' else strategy), (run, s['strategy'])
     one = losses(tmp_path/'one')
     assert sorted(one) == list(range(1, 7))
     for run in ('ddp', 'fsdp'):
@@ -76,27 +87,21 @@ def test_cpt_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer):
 
 
 @pytest.mark.slow
-def test_sft_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_files):
-    three_ways(write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'one', sft_files), tmp_path)
+def test_sft_ddp_and_fsdp2_match_one_process_with_and_without_the_lora_kernels(tmp_path, small_tokenizer, sft_files):
+    """LoRA SFT: DDP × 2 with peft's own layers and FSDP2 × 2 with the fused LoRA kernels both give the losses of one
+    process, and one process with the kernels gives them too: each path of the four checked against the same reference."""
+    one = three_ways(write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'one', sft_files), tmp_path, fsdp=['lora_kernels=true'])
+    test = json.loads((tmp_path/'fsdp'/'summary.json').read_text())['lora_kernels'], json.loads((tmp_path/'ddp'/'summary.json').read_text()).get('lora_kernels')
+    assert test[0] == dict(mlp=2, qkv=2, o=2) and not test[1]
+    train_here(tmp_path/'sft.yml', f'output_dir={tmp_path/"fused"}', 'lora_kernels=true')
+    fused = losses(tmp_path/'fused')
+    for s in one: assert fused[s] == pytest.approx(one[s], rel=TOL), s
     from azllm.adapters import load_adapted
     for run in ('one', 'ddp', 'fsdp'):
         assert (tmp_path/run/'final'/'adapter_model.safetensors').exists()
         load_adapted(tmp_path/run)                     # loads with peft onto its base
     vals = [[r['val_loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'val_loss' in r] for run in ('one', 'ddp', 'fsdp')]
     assert len(vals[0]) == 2 and vals[1] == pytest.approx(vals[0], rel=TOL) and vals[2] == pytest.approx(vals[0], rel=TOL)
-
-
-
-@pytest.mark.slow
-def test_sft_lora_kernels_ddp_and_fsdp2_match_one_process(tmp_path, small_tokenizer, sft_files):
-    "The fused LoRA kernels: DDP x 2 and FSDP2 x 2 give the one-process losses, and so does the unfused run (in process)."
-    from azllm.core import load_config
-    from azllm.sft import SFTRun, run_sft
-    one = three_ways(write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'one', sft_files, lora_kernels=True), tmp_path)
-    assert json.loads((tmp_path/'fsdp'/'summary.json').read_text())['lora_kernels'] == dict(mlp=2, qkv=2, o=2)
-    run_sft(load_config(tmp_path/'sft.yml', SFTRun, [f'output_dir={tmp_path/"unfused"}', 'lora_kernels=false']), progress=False)
-    unfused = losses(tmp_path/'unfused')
-    for s in one: assert unfused[s] == pytest.approx(one[s], rel=TOL), s
 
 def kill_at(point, cfg, run):
     "Run `cfg` with the save hook armed: the process SIGKILLs itself at `point` of its first checkpoint save."
@@ -111,7 +116,7 @@ KILL_RUN = dict(max_steps=6, save_every=2, keep_last=1, grad_accum=1)
 def uninterrupted(tmp_path_factory, small_tokenizer):
     "The losses of the run below when nothing kills it: one reference for every kill point."
     full = tmp_path_factory.mktemp('full')/'run'
-    launch(sys.executable, '-m', 'azllm.cli', 'train', write_cfg(full.parent/'full.yml', small_tokenizer, full, **KILL_RUN))
+    train_here(write_cfg(full.parent/'full.yml', small_tokenizer, full, **KILL_RUN))
     return losses(full)
 
 
@@ -121,7 +126,7 @@ def test_killed_at_every_point_of_a_save_resumes_exactly(tmp_path, small_tokeniz
     run = tmp_path/'killed'
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, run, **KILL_RUN)
     kill_at(point, cfg, run)
-    launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)      # no hand's help: resume: auto
+    train_here(cfg)                                               # no hand's help: resume: auto
     again, want = losses(run), uninterrupted
     assert sorted(again) == list(range(1, 7))
     for s in want: assert again[s] == pytest.approx(want[s], rel=TOL), (point, s)
@@ -130,14 +135,15 @@ def test_killed_at_every_point_of_a_save_resumes_exactly(tmp_path, small_tokeniz
 
 
 @pytest.mark.slow
-def test_sft_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, sft_files):
+def test_sft_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, sft_files, capsys):
     full = tmp_path/'full'
-    launch(sys.executable, '-m', 'azllm.cli', 'train', write_sft(tmp_path/'full.yml', small_tokenizer, full, sft_files, grad_accum=1))
+    train_here(write_sft(tmp_path/'full.yml', small_tokenizer, full, sft_files, grad_accum=1))
     run = tmp_path/'killed'
     cfg = write_sft(tmp_path/'sft.yml', small_tokenizer, run, sft_files, grad_accum=1)
     kill_at('after_commit', cfg, run)
-    r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)
-    assert 'resumed from' in r.stdout + r.stderr
+    capsys.readouterr()
+    train_here(cfg)
+    assert 'resumed from' in ''.join(capsys.readouterr())
     again, want = losses(run), losses(full)
     for s in want: assert again[s] == pytest.approx(want[s], rel=TOL), s
 
