@@ -15,7 +15,7 @@ Fails (exit 1) if any stored cell output is an error or a traceback, and, before
 exported holds an import inside a `with`, `for`, `def`, ...: nbdev's processing runs every cell that contains an
 import anywhere, so such a cell (a quickstart run, a training demo) would run in full while the docs build.
 """
-import argparse, ast, html, re, shutil, sys
+import argparse, ast, html, os, re, shutil, sys
 from pathlib import Path
 import nbformat, yaml
 from nbconvert import HTMLExporter, MarkdownExporter
@@ -127,6 +127,13 @@ def html_exporter():
                         exclude_input_prompt=True, exclude_output_prompt=True)
 
 
+def html_page(job):
+    "One notebook's HTML page, its links made local: `job` is (page name, notebook, resources, page names, site url)."
+    name, nb, res, names, site = job
+    page, _ = export(nb, html_exporter(), res)
+    return local_links(page, names, site)
+
+
 def write_readme(nb):
     "README.md (and README_files/) from the prepared index notebook; its links stay on the public site."
     md, res = export(nb, MarkdownExporter())
@@ -175,12 +182,22 @@ def main():
         titles[name] = nb.metadata.get('title', name)
     entries, site = sidebar_entries(), site_url()
     css = (root/'nbs'/'styles.css').read_text(encoding='utf-8')
+    jobs = []
     for name, nb in nbs.items():
         has_mermaid = any(c.cell_type == 'markdown' and '```mermaid' in c.source for c in nb.cells)
-        res = dict(azllm=dict(sidebar=sidebar_html(entries, titles, name), css=css, mathjax=f"vendor/{VENDOR['mathjax']}",
-                              mermaid=f"vendor/{VENDOR['mermaid']}" if has_mermaid else ''))
-        page, _ = export(nb, html_exporter(), res)
-        (out/f'{name}.html').write_text(local_links(page, set(nbs), site), encoding='utf-8')
+        jobs.append((name, nb, dict(azllm=dict(sidebar=sidebar_html(entries, titles, name), css=css, mathjax=f"vendor/{VENDOR['mathjax']}",
+                                               mermaid=f"vendor/{VENDOR['mermaid']}" if has_mermaid else '')), set(nbs), site))
+    # a page takes a second or two of Jinja and Markdown rendering, all CPU: the pages are shared among one forked child per
+    # core (forked: nothing is imported again; nbdev's processing leaves `__main__` such that a Pool cannot pickle a function)
+    children = []
+    for k in range(min(len(jobs), os.cpu_count() or 1)):
+        if (pid := os.fork()) == 0:
+            try:
+                for job in jobs[k::os.cpu_count() or 1]: (out/f'{job[0]}.html').write_text(html_page(job), encoding='utf-8')
+            except BaseException as e: print(f'page rendering failed: {e!r}', file=sys.stderr); os._exit(1)
+            os._exit(0)
+        children.append(pid)
+    if any(os.waitpid(pid, 0)[1] for pid in children): sys.exit(1)
     if not a.no_readme: write_readme(nbs['index'])
     print(f'wrote {len(list(out.glob("*.html")))} pages to {out}' + ('' if a.no_readme else ' and README.md'))
     if problems:
