@@ -193,9 +193,6 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
 
-def _overwrite_arg(p):
-    p.add_argument('--overwrite', action='store_true', help='also replace an azllm output of another kind (never files azllm did not make)')
-
 # %% ../nbs/80_cli.ipynb #0bb96865
 def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
                      *own:str, # the keys only this action has: vocab_size, or base and add
@@ -219,22 +216,23 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument('--version', action='version', version=f'azllm {__version__}')
     sub = ap.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
+    from azllm.commands import QuickstartRun, ExportRun
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
-    p.add_argument('--out', default='runs/quickstart', metavar='DIR', help='run directory (default: runs/quickstart)')
-    p.add_argument('--small', action='store_true', help='fewer tokenizer sizes and a few steps per stage: every stage in about a minute')
-    _overwrite_arg(p)
+    config_flag(p, QuickstartRun, 'out', metavar='DIR')
+    for k in ('small', 'overwrite'): config_flag(p, QuickstartRun, k)
     p.set_defaults(func=cmd_quickstart)
 
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)
     _tokenizer_flags(t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration'), 'vocab_size')
     _tokenizer_flags(t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id'), 'base', 'add')
 
+    from azllm.tokenizer import FertilityRun as F
     p = sub.add_parser('fertility', help='tokens per word and related metrics of tokenizers on a text')
-    p.add_argument('--tokenizer', action='append', required=True, metavar='DIR_OR_FILE', help='a tokenizer (`llama3`: the built-in Llama 3); repeat to compare several')
-    p.add_argument('--text', required=True, metavar='PATH', help='evaluation text (held out from tokenizer training)')
-    p.add_argument('--text-field', default='text', help="text field of JSONL/Parquet/CSV sources (default: 'text')")
+    config_flag(p, F, 'tokenizer', action='append', nargs=None, metavar='DIR_OR_FILE')   # repeated, as --tokenizer A --tokenizer B
+    config_flag(p, F, 'text', metavar='PATH')
+    config_flag(p, F, 'text_field')
     p.add_argument('--json', action='store_true', help='print one JSON object {"results": [...]} instead of a table')
-    p.add_argument('--plot', metavar='PNG', help='also save a bar chart')
+    config_flag(p, F, 'plot', metavar='PNG')
     p.set_defaults(func=cmd_fertility)
 
     add_memory_parser(sub)
@@ -243,21 +241,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sft.add_parser('preview', help='show the first examples token by token and which tokens carry loss')
     p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='an SFT run config (its train_data and tokenizer)')
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
-    p.add_argument('--data', metavar='FILE.jsonl', help='messages JSONL (overrides the config)')
-    p.add_argument('--tokenizer', metavar='DIR', help='tokenizer (overrides the config; default or `llama3`: Llama 3)')
-    p.add_argument('--n', type=int_in(1, 10_000), default=3, metavar='K', help='number of examples (default: 3)')
+    from azllm.chats import ChatPreview
+    for k, m in (('data', 'FILE.jsonl'), ('tokenizer', 'DIR'), ('n', 'K')): config_flag(p, ChatPreview, k, metavar=m)
     p.add_argument('--json', action='store_true', help='print {"examples": [{"tokens": [...], "trained": [...]}, ...]}')
     p.set_defaults(func=cmd_sft_preview)
 
     p = sub.add_parser('export', help='copy a LoRA adapter with its tokenizer, or merge it into its base model (Hugging Face format)')
     p.add_argument('adapter', metavar='ADAPTER_DIR', help='an SFT output directory (or any peft LoRA adapter)')
-    p.add_argument('--merge', action='store_true', help='merge the adapter weights into the base model (default: copy the adapter)')
-    p.add_argument('--gguf', action='store_true', help='write one GGUF file for llama.cpp/Ollama (adapter merged first; ADAPTER_DIR may also be a '
-                   'merged model), verified by a round trip through transformers on held-out text')
-    p.add_argument('--quant', choices=['f16', 'q8_0'], default='f16', help='with --gguf: tensor type of the matrices (default: f16)')
-    p.add_argument('--model', metavar='BASE', help='with --merge: base model (default: the one the adapter records)')
-    p.add_argument('--out', required=True, metavar='DIR', help='output directory (written atomically)')
-    _overwrite_arg(p)
+    for k in ('merge', 'gguf', 'quant'): config_flag(p, ExportRun, k)
+    config_flag(p, ExportRun, 'model', metavar='BASE')
+    config_flag(p, ExportRun, 'out', metavar='DIR')
+    config_flag(p, ExportRun, 'overwrite')
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser('chat', help='talk to a model through its chat template (streamed; greedy unless --temperature)')

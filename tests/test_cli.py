@@ -213,3 +213,59 @@ def test_renamed_keys_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert '`overwrite` was renamed to `write_into_existing`' in err and len(err.strip().splitlines()) == 2   # the file and its one key
     assert not (tmp_path/'ev').exists() and not (tmp_path/'run').exists()
+
+
+SCHEMA_FLAGS = [   # (command, schema, keys whose flag must show the schema's default and description in --help)
+    (('memory', 'estimate'), 'azllm.memory:MemoryEstimate', ('gpus', 'strategy', 'precision', 'optimizer', 'attn_implementation', 'seq_len', 'untied')),
+    (('memory', 'max-batch'), 'azllm.memory:MaxBatch', ('limit',)),
+    (('quickstart',), 'azllm.commands:QuickstartRun', ('out', 'small', 'overwrite')),
+    (('export',), 'azllm.commands:ExportRun', ('quant', 'merge', 'gguf', 'model', 'out', 'overwrite')),
+    (('sft', 'preview'), 'azllm.chats:ChatPreview', ('n', 'data', 'tokenizer')),
+    (('fertility',), 'azllm.tokenizer:FertilityRun', ('text_field', 'tokenizer', 'text', 'plot')),
+    (('sagemaker', 'status'), 'azllm.sagemaker:JobSettings', ('region',)),
+]
+
+
+@pytest.mark.parametrize('path,schema,keys', SCHEMA_FLAGS, ids=[' '.join(p) for p, _, _ in SCHEMA_FLAGS])
+def test_help_shows_the_schema_default(path, schema, keys, capsys, monkeypatch):
+    "Each flag's --help is its key's description, with the schema's default; the parsed defaults are the schema's."
+    import importlib
+    from azllm.cli import main
+    mod, name = schema.split(':')
+    cls = getattr(importlib.import_module(mod), name)
+    monkeypatch.setenv('COLUMNS', '1000')                      # one line per flag: argparse wraps (and breaks at hyphens) to the terminal
+    with pytest.raises(SystemExit) as e: main([*path, '--help'])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for k in keys:
+        f = cls.model_fields[k]
+        want = f.description + (f" (default: {f.default})" if f.default not in (None, False) and not f.is_required() else '')
+        assert want in out, (k, want)
+    got = _flag_defaults(_subparser(*path), cls)
+    assert got == {k: None if cls.model_fields[k].is_required() else cls.model_fields[k].default for k in got}, got
+
+
+def test_functions_read_the_schema_defaults():
+    "What the commands call takes its defaults from the same schema, so a default is written once."
+    import inspect
+    from azllm.memory import ESTIMATE, MAX_BATCH, estimate_memory, config_estimate
+    from azllm.chats import PREVIEW, sft_preview
+    sig = lambda f: {k: v.default for k, v in inspect.signature(f).parameters.items()}
+    est = sig(estimate_memory)
+    for k in ('gpus', 'strategy', 'precision', 'optimizer', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'attn_implementation'):
+        assert est[k] == getattr(ESTIMATE, k), k
+    assert est['tied'] is (not ESTIMATE.untied) and sig(config_estimate)['gpus'] == ESTIMATE.gpus
+    assert sig(sft_preview)['n'] == PREVIEW.n == 3 and MAX_BATCH.limit == 512
+
+
+def test_memory_flags_reach_the_estimate(capsys):
+    "The flags built from MemoryEstimate reach estimate_memory: the same numbers as the call with the same settings."
+    from azllm.cli import main
+    from azllm.memory import estimate_memory, preset_shape
+    assert main(['memory', 'estimate', '--preset', 'llama-3.2-1b', '--gpus', '8', '--strategy', 'fsdp2', '--micro-batch', '2',
+                 '--seq-len', '512', '--untied', '--fused-ce', '--json']) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = estimate_memory(gpus=8, strategy='fsdp2', micro_batch=2, seq_len=512, fused_ce=True, **{**preset_shape('llama-3.2-1b'), 'tied': False})
+    assert {k: got[k] for k in want} == want
+    with pytest.raises(SystemExit) as e: main(['memory', 'estimate', '--params', '1B', '--precision', 'amp-bf16'])
+    assert e.value.code == 2 and "'amp-bf16' is called 'bf16' now" in capsys.readouterr().err
