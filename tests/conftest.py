@@ -11,6 +11,18 @@ def azllm(*args, cwd=None):
     return subprocess.run([sys.executable, '-m', 'azllm.cli', *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
+def azllm_in(*args, cwd=None) -> subprocess.CompletedProcess:
+    """Run `azllm ARGS` in this process (`azllm.cli.main`): the same returncode, stdout and stderr as `azllm` would give,
+    without the ~6 s of a new interpreter importing torch; an exception azllm does not turn into a message fails the test."""
+    import contextlib, io, os
+    from azllm.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), contextlib.chdir(cwd or os.getcwd()):
+        try: rc = main([str(a) for a in args])
+        except SystemExit as e: rc = e.code if isinstance(e.code, int) else 0 if e.code is None else 1   # as the interpreter maps sys.exit's argument
+    return subprocess.CompletedProcess(['azllm', *map(str, args)], rc, out.getvalue(), err.getvalue())
+
+
 @pytest.fixture(scope='session')
 def small_tokenizer(tmp_path_factory):
     "A custom tokenizer trained once through the CLI (in this process) on the bundled training split."

@@ -2,7 +2,7 @@
 import json
 import pytest
 from transformers import AutoTokenizer
-from conftest import azllm, DATA, ROOT
+from conftest import azllm_in as azllm, DATA, ROOT   # in-process: the exit codes of the real entry point are test_hostile's (slow)
 
 
 def test_help_lists_every_command():
