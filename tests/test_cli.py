@@ -2,11 +2,11 @@
 import json
 import pytest
 from transformers import AutoTokenizer
-from conftest import azllm_in as azllm, DATA, ROOT   # in-process: the exit codes of the real entry point are test_hostile's (slow)
+from conftest import azllm_in, DATA, ROOT   # in-process; the exit codes of a real `python -m azllm.cli` are test_hostile's (slow)
 
 
 def test_help_lists_every_command():
-    r = azllm('--help')
+    r = azllm_in('--help')
     assert r.returncode == 0
     for cmd in ('quickstart', 'tokenizer', 'fertility', 'train'): assert cmd in r.stdout
 
@@ -25,7 +25,7 @@ def test_train_gives_an_autotokenizer_directory(small_tokenizer):
 
 def test_extend_keeps_every_llama3_id(tmp_path):
     out = tmp_path/'ext'
-    r = azllm('tokenizer', 'extend', '--corpus', DATA/'az_train.txt', '--add', 500, '--out', out)
+    r = azllm_in('tokenizer', 'extend', '--corpus', DATA/'az_train.txt', '--add', 500, '--out', out)
     assert r.returncode == 0, r.stderr
     from azllm.tokenizer import load_tokenizer
     base, ext = load_tokenizer(), AutoTokenizer.from_pretrained(out)
@@ -37,8 +37,8 @@ def test_extend_keeps_every_llama3_id(tmp_path):
 
 def test_fertility_json_contract(small_tokenizer):
     from azllm.tokenizer import default_base_tokenizer
-    r = azllm('fertility', '--tokenizer', default_base_tokenizer(), '--tokenizer', small_tokenizer,
-              '--text', DATA/'az_valid.txt', '--json')
+    r = azllm_in('fertility', '--tokenizer', default_base_tokenizer(), '--tokenizer', small_tokenizer,
+                 '--text', DATA/'az_valid.txt', '--json')
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)['results']
     assert [x['vocab_size'] for x in res] == [128_256, 4000]
@@ -63,29 +63,29 @@ def test_bad_corpus(tmp_path, content, needle):
     corpus = tmp_path/'corpus.txt'
     if content is not None: corpus.write_bytes(content)
     out = tmp_path/'tok'
-    bad(azllm('tokenizer', 'train', '--corpus', corpus, '--vocab-size', 1000, '--out', out), needle)
+    bad(azllm_in('tokenizer', 'train', '--corpus', corpus, '--vocab-size', 1000, '--out', out), needle)
     assert list(tmp_path.iterdir()) == ([corpus] if content is not None else [])   # nothing half-written
 
 
 def test_vocab_too_small(tmp_path):
-    bad(azllm('tokenizer', 'train', '--corpus', DATA/'az_valid.txt', '--vocab-size', 300, '--out', tmp_path/'t'), 'too small', '513')
+    bad(azllm_in('tokenizer', 'train', '--corpus', DATA/'az_valid.txt', '--vocab-size', 300, '--out', tmp_path/'t'), 'too small', '513')
     assert not (tmp_path/'t').exists()
 
 
 def test_unreadable_tokenizer(tmp_path):
     (tmp_path/'tokenizer.json').write_text('{"this is": "not a tokenizer"')
-    bad(azllm('fertility', '--tokenizer', tmp_path/'tokenizer.json', '--text', DATA/'az_valid.txt'), 'cannot read tokenizer')
-    bad(azllm('tokenizer', 'extend', '--base', tmp_path/'missing', '--corpus', DATA/'az_valid.txt', '--add', 10,
-              '--out', tmp_path/'o'), 'no such file')
+    bad(azllm_in('fertility', '--tokenizer', tmp_path/'tokenizer.json', '--text', DATA/'az_valid.txt'), 'cannot read tokenizer')
+    bad(azllm_in('tokenizer', 'extend', '--base', tmp_path/'missing', '--corpus', DATA/'az_valid.txt', '--add', 10,
+                 '--out', tmp_path/'o'), 'no such file')
     assert not (tmp_path/'o').exists()
 
 
 def test_run_config_errors_name_key_file_and_line(tmp_path):
     cfg = tmp_path/'tok.yml'
     cfg.write_text(f"stage: tokenizer\noutput_dir: {tmp_path/'out'}\ncorpus: [{DATA/'az_valid.txt'}]\nvocab_size: many\nlerning_rate: 1\n")
-    r = azllm('train', cfg)
+    r = azllm_in('train', cfg)
     bad(r, f'{cfg}:4: vocab_size', f'{cfg}:5: lerning_rate: unknown key')
-    r = azllm('train', cfg, 'vocab_size=1200', 'lerning_rate=null')
+    r = azllm_in('train', cfg, 'vocab_size=1200', 'lerning_rate=null')
     bad(r, 'lerning_rate: unknown key')
 
 
@@ -93,7 +93,7 @@ def test_run_config_with_overrides_saves_resolved_config(tmp_path):
     import yaml
     cfg = tmp_path/'tok.yml'
     cfg.write_text(f"stage: tokenizer\noutput_dir: {tmp_path/'out'}\ncorpus: [{DATA/'az_valid.txt'}]\nvocab_size: 5000\n")
-    r = azllm('train', cfg, 'vocab_size=900')
+    r = azllm_in('train', cfg, 'vocab_size=900')
     assert r.returncode == 0, r.stderr
     saved = yaml.safe_load((tmp_path/'out'/'azllm_config.yml').read_text())
     assert saved['vocab_size'] == 900 and saved['min_frequency'] == 2
