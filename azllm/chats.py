@@ -8,14 +8,15 @@ Docs: https://azllm.github.io/azllm/chats.html.md"""
 from __future__ import annotations
 import json, re
 from pathlib import Path
-from typing import Literal
-from .core import AzllmError, print0
+from typing import Literal, Optional
+from pydantic import Field
+from .core import AzllmError, Config, print0
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 
 # %% auto #0
-__all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'read_chats', 'chat_format', 'to_messages', 'has_generation_markers',
-           'check_chat_tokenizer', 'tokenize_chat', 'encode_chat', 'prepare_chats', 'token_strings', 'sft_preview',
-           'render_preview']
+__all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'PREVIEW', 'read_chats', 'chat_format', 'to_messages',
+           'has_generation_markers', 'check_chat_tokenizer', 'tokenize_chat', 'encode_chat', 'prepare_chats',
+           'ChatPreview', 'token_strings', 'sft_preview', 'render_preview']
 
 # %% ../nbs/12_chats.ipynb #900f88d2
 def _convert(rows:list[dict], src:str) -> list[dict]:
@@ -194,6 +195,15 @@ def prepare_chats(chats:list[dict], # from `read_chats`
                                   "raise seq_len or use truncation: truncate")
     return kept, st
 
+# %% ../nbs/12_chats.ipynb #ebe0bbd5
+class ChatPreview(Config):
+    "What `azllm sft preview` takes besides a run config: the data and tokenizer to show, and how many examples."
+    data: Optional[str] = None                         # messages JSONL (overrides the config's train_data)
+    tokenizer: Optional[str] = None                    # tokenizer (overrides the config's; unset or `llama3`: Llama 3)
+    n: int = Field(3, ge=1, le=10_000)                 # number of examples
+
+PREVIEW = ChatPreview()                                # its defaults, for `sft_preview`
+
 # %% ../nbs/12_chats.ipynb #f13d1f9c
 def token_strings(ids:list[int], # token ids
                   tok, # the tokenizer
@@ -210,7 +220,7 @@ def token_strings(ids:list[int], # token ids
 
 def sft_preview(data, # chats from `read_chats`, or what `read_chats` reads
                 tok=None, # tokenizer, tokenizer path, or None for Llama 3
-                n:int=3, # number of examples
+                n:int=PREVIEW.n, # number of examples
                ) -> dict:
     "Tokens of the first `n` examples and which of them are trained: `{'examples': [{'index', 'tokens', 'trained'}]}`."
     tok = check_chat_tokenizer(tok if hasattr(tok, 'apply_chat_template') else load_tokenizer(tok))

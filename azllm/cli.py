@@ -10,7 +10,7 @@ import argparse, errno, json, math, os, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml, print0
 from .core import int_in, config_flag, config_from_args
-from .memory import GIB, PRECISIONS, OPTIMIZERS, RENAMED, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
+from .memory import GIB, RENAMED, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
 
 # %% auto #0
@@ -193,9 +193,6 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
 
-def _overwrite_arg(p):
-    p.add_argument('--overwrite', action='store_true', help='also replace an azllm output of another kind (never files azllm did not make)')
-
 # %% ../nbs/80_cli.ipynb #0bb96865
 def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
                      *own:str, # the keys only this action has: vocab_size, or base and add
@@ -219,22 +216,23 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument('--version', action='version', version=f'azllm {__version__}')
     sub = ap.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
+    from azllm.commands import QuickstartRun, ExportRun
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
-    p.add_argument('--out', default='runs/quickstart', metavar='DIR', help='run directory (default: runs/quickstart)')
-    p.add_argument('--small', action='store_true', help='fewer tokenizer sizes and a few steps per stage: every stage in about a minute')
-    _overwrite_arg(p)
+    config_flag(p, QuickstartRun, 'out', metavar='DIR')
+    for k in ('small', 'overwrite'): config_flag(p, QuickstartRun, k)
     p.set_defaults(func=cmd_quickstart)
 
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)
     _tokenizer_flags(t.add_parser('train', help='train a byte-level BPE tokenizer with the Llama 3 configuration'), 'vocab_size')
     _tokenizer_flags(t.add_parser('extend', help='add N tokens learned from a corpus to a base tokenizer, keeping every base id'), 'base', 'add')
 
+    from azllm.tokenizer import FertilityRun as F
     p = sub.add_parser('fertility', help='tokens per word and related metrics of tokenizers on a text')
-    p.add_argument('--tokenizer', action='append', required=True, metavar='DIR_OR_FILE', help='a tokenizer (`llama3`: the built-in Llama 3); repeat to compare several')
-    p.add_argument('--text', required=True, metavar='PATH', help='evaluation text (held out from tokenizer training)')
-    p.add_argument('--text-field', default='text', help="text field of JSONL/Parquet/CSV sources (default: 'text')")
+    config_flag(p, F, 'tokenizer', action='append', nargs=None, metavar='DIR_OR_FILE')   # repeated, as --tokenizer A --tokenizer B
+    config_flag(p, F, 'text', metavar='PATH')
+    config_flag(p, F, 'text_field')
     p.add_argument('--json', action='store_true', help='print one JSON object {"results": [...]} instead of a table')
-    p.add_argument('--plot', metavar='PNG', help='also save a bar chart')
+    config_flag(p, F, 'plot', metavar='PNG')
     p.set_defaults(func=cmd_fertility)
 
     add_memory_parser(sub)
@@ -243,21 +241,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sft.add_parser('preview', help='show the first examples token by token and which tokens carry loss')
     p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='an SFT run config (its train_data and tokenizer)')
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
-    p.add_argument('--data', metavar='FILE.jsonl', help='messages JSONL (overrides the config)')
-    p.add_argument('--tokenizer', metavar='DIR', help='tokenizer (overrides the config; default or `llama3`: Llama 3)')
-    p.add_argument('--n', type=int_in(1, 10_000), default=3, metavar='K', help='number of examples (default: 3)')
+    from azllm.chats import ChatPreview
+    for k, m in (('data', 'FILE.jsonl'), ('tokenizer', 'DIR'), ('n', 'K')): config_flag(p, ChatPreview, k, metavar=m)
     p.add_argument('--json', action='store_true', help='print {"examples": [{"tokens": [...], "trained": [...]}, ...]}')
     p.set_defaults(func=cmd_sft_preview)
 
     p = sub.add_parser('export', help='copy a LoRA adapter with its tokenizer, or merge it into its base model (Hugging Face format)')
     p.add_argument('adapter', metavar='ADAPTER_DIR', help='an SFT output directory (or any peft LoRA adapter)')
-    p.add_argument('--merge', action='store_true', help='merge the adapter weights into the base model (default: copy the adapter)')
-    p.add_argument('--gguf', action='store_true', help='write one GGUF file for llama.cpp/Ollama (adapter merged first; ADAPTER_DIR may also be a '
-                   'merged model), verified by a round trip through transformers on held-out text')
-    p.add_argument('--quant', choices=['f16', 'q8_0'], default='f16', help='with --gguf: tensor type of the matrices (default: f16)')
-    p.add_argument('--model', metavar='BASE', help='with --merge: base model (default: the one the adapter records)')
-    p.add_argument('--out', required=True, metavar='DIR', help='output directory (written atomically)')
-    _overwrite_arg(p)
+    for k in ('merge', 'gguf', 'quant'): config_flag(p, ExportRun, k)
+    config_flag(p, ExportRun, 'model', metavar='BASE')
+    config_flag(p, ExportRun, 'out', metavar='DIR')
+    config_flag(p, ExportRun, 'overwrite')
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser('chat', help='talk to a model through its chat template (streamed; greedy unless --temperature)')
@@ -315,25 +309,23 @@ def renamed_value(text:str) -> str:
 
 def cmd_memory_estimate(a):
     "Handler of `azllm memory estimate`: print the estimate as a table, or as one JSON object with --json."
+    s = config_from_args(a)
     if a.config:
-        if a.params or a.preset: raise AzllmError("give a run config or --params/--preset, not both")
-        est = config_estimate(read_runs([a.config, *a.overrides])[0].config, a.gpus)
+        if s.params or s.preset: raise AzllmError("give a run config or --params/--preset, not both")
+        est = config_estimate(read_runs([a.config, *a.overrides])[0].config, s.gpus)
         return print(json.dumps(dict(est, total_gib=round(est['total_bytes'] / GIB, 4), peak_gib=round(est['peak_bytes'] / GIB, 4)))
                      if a.json else memory_table(est))
     if a.overrides: raise AzllmError(f"{a.overrides[0]}: key=value overrides need a run config (azllm memory estimate CONFIG.yml key=value)")
-    shape = preset_shape(a.preset, a.vocab or 128_256) if a.preset else {}
-    for k in ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads'):
-        if getattr(a, k) is not None: shape[k] = getattr(a, k)
-    if a.untied: shape['tied'] = False
-    est = estimate_memory(a.params, gpus=a.gpus, strategy=a.strategy, precision=a.precision, optimizer=a.optimizer,
-                          micro_batch=a.micro_batch, seq_len=a.seq_len, grad_checkpointing=a.grad_checkpointing, fused_ce=a.fused_ce,
-                          fused_kernels=a.fused_kernels, attn_implementation=a.attn_implementation, **shape)
+    shape = preset_shape(s.preset, **({'vocab': s.vocab} if s.vocab else {})) if s.preset else {}
+    shape |= {k: getattr(s, k) for k in SHAPE_KEYS if getattr(s, k) is not None}
+    if s.untied: shape['tied'] = False
+    est = estimate_memory(s.params, **s.model_dump(exclude={'params', 'preset', 'untied', *SHAPE_KEYS}), **shape)
     if a.json: print(json.dumps(dict(est, total_gib=round(est['total_bytes'] / GIB, 4), peak_gib=round(est['peak_bytes'] / GIB, 4))))
     else: print(memory_table(est))
 
 def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_subparsers()` of the `azllm` parser
                      ) -> argparse.ArgumentParser:
-    "Register `azllm memory estimate` (handler: `cmd_memory_estimate`); return the `memory` parser."
+    "Register `azllm memory estimate` and `max-batch`, their flags from `MemoryEstimate` and `MaxBatch`; return the `memory` parser."
     m = subparsers.add_parser('memory', help='GPU memory of a training step: weights, gradients, optimizer state, activations')
     acts = m.add_subparsers(dest='action', metavar='ACTION', required=True)
     p = acts.add_parser('estimate', help='bytes per GPU under DDP or FSDP',
@@ -344,26 +336,14 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
                                'azllm memory estimate --preset llama-3.2-1b --gpus 8 --strategy fsdp2 --micro-batch 4 --seq-len 2048')
     p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='a CPT run config (the keys a run reads)')
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
-    p.add_argument('--params', type=_count, metavar='N', help='number of parameters (1235814400, 1.24e9, 1.24B)')
-    p.add_argument('--preset', metavar='NAME', help='take the shape and parameter count from a model preset (e.g. llama-3.2-1b)')
-    p.add_argument('--gpus', type=int_in(1), default=1, metavar='G', help='data-parallel GPUs (default: 1)')
-    p.add_argument('--strategy', type=renamed_value, choices=['ddp', 'fsdp2'], default='ddp', help='ddp: full replica per GPU; fsdp2: sharded (default: ddp)')
-    p.add_argument('--precision', type=renamed_value, choices=list(PRECISIONS), default='bf16', help='as in run configs: bf16 = autocast over fp32 weights (default); pure-bf16 and bf16-master: weights in bf16')
-    p.add_argument('--optimizer', type=renamed_value, choices=list(OPTIMIZERS), default='adamw', help='default: adamw')
+    E = MemoryEstimate
+    config_flag(p, E, 'params', type=_count, metavar='N')
+    config_flag(p, E, 'preset', metavar='NAME')
+    config_flag(p, E, 'gpus', metavar='G')
+    for k in ('strategy', 'precision', 'optimizer'): config_flag(p, E, k, type=renamed_value)
     g = p.add_argument_group('activations (need the shape)')
-    g.add_argument('--micro-batch', type=int_in(1), metavar='B', help='sequences per GPU')
-    g.add_argument('--seq-len', type=int_in(1), metavar='S', help='tokens per sequence')
-    g.add_argument('--layers', type=int_in(1), metavar='L', help='decoder layers')
-    g.add_argument('--hidden', type=int_in(1), metavar='H', help='model width')
-    g.add_argument('--vocab', type=int_in(1), metavar='V', help='vocabulary size (with --preset default 128256)')
-    g.add_argument('--intermediate', type=int_in(1), metavar='I', help='MLP width (default 4 x hidden)')
-    g.add_argument('--heads', type=int_in(1), metavar='N', help='query heads (default hidden / 64)')
-    g.add_argument('--kv-heads', type=int_in(1), metavar='K', help='key/value heads (default: heads)')
-    g.add_argument('--untied', action='store_true', help='the output head is a separate matrix')
-    g.add_argument('--grad-checkpointing', action='store_true', help='keep only layer inputs')
-    g.add_argument('--fused-ce', action='store_true', help='fused linear cross-entropy: no logits in memory')
-    g.add_argument('--fused-kernels', action='store_true', help='Liger RMSNorm/SwiGLU kernels')
-    g.add_argument('--attn-implementation', choices=['sdpa', 'eager', 'flex_attention', 'flash_attention_2'], default='sdpa', help='attention kernel (default: sdpa)')
+    for k, v in (('micro_batch', 'B'), ('seq_len', 'S'), *zip(SHAPE_KEYS, 'LHVINK')): config_flag(p, E, k, into=g, metavar=v)
+    for k in ('untied', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'attn_implementation'): config_flag(p, E, k, into=g)
     p.add_argument('--json', action='store_true', help='print one JSON object instead of a table')
     for old, new in (('--seq', '--seq-len'), ('--attention', '--attn-implementation')): p.add_argument(old, action=Renamed, new=new)
     p.set_defaults(func=cmd_memory_estimate)
@@ -373,7 +353,7 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
                         epilog='example: azllm memory max-batch configs/cpt_llama-3.2-1b_1gpu.yml grad_checkpointing=true')
     p.add_argument('config', metavar='CONFIG.yml', help='a CPT run config')
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
-    p.add_argument('--limit', type=int_in(1), default=512, metavar='B', help='largest micro-batch to try (default: 512)')
+    config_flag(p, MaxBatch, 'limit', metavar='B')
     p.add_argument('--json', action='store_true', help='print one JSON object')
     p.set_defaults(func=cmd_memory_max_batch)
     return m
@@ -385,7 +365,7 @@ def cmd_memory_max_batch(a):
     if run.stage == 'sft': from azllm.sft import SFTTask as Task
     elif run.stage == 'cpt': from azllm.cpt import CPTTask as Task
     else: raise AzllmError(f"{a.config}: stage {run.stage}: max-batch measures a training run (stage: cpt or sft)")
-    res = max_micro_batch(run.config, Task(False), limit=a.limit)
+    res = max_micro_batch(run.config, Task(False), limit=config_from_args(a).limit)
     print(json.dumps(res) if a.json else f"largest micro-batch: {res['max_micro_batch']} x {res['seq_len']} tokens "
           f"(peak {res['peak_gib']:.1f} GiB of {res['gpu_gib']:.0f} GiB, {res['gpu']})")
 

@@ -8,7 +8,6 @@ Docs: https://azllm.github.io/azllm/gguf.html.md"""
 from __future__ import annotations
 import json, math
 from pathlib import Path
-from typing import Literal
 import numpy as np
 import torch
 from .core import AzllmError, atomic_dir, write_json
@@ -16,9 +15,10 @@ from .tokenizer import load_tokenizer, EOT
 from .model import load_model
 from .adapters import adapter_dir_of, load_adapted
 from .chats import check_chat_tokenizer
+from .commands import QUANTS
 
 # %% auto #0
-__all__ = ['QUANTS', 'TOLERANCE', 'tokenizer_metadata', 'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf',
+__all__ = ['TOLERANCE', 'tokenizer_metadata', 'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf',
            'as_llama_cpp_reads', 'as_llama_cpp_rope', 'round_trip', 'export_gguf']
 
 # %% ../nbs/34_gguf.ipynb #e969a232
@@ -43,8 +43,6 @@ def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 
                 adds_bos=tok('a')['input_ids'][:1] == [tok.bos_token_id])   # the chat template writes its own bos; plain text as the tokenizer does
 
 # %% ../nbs/34_gguf.ipynb #54708076
-QUANTS = ('f16', 'q8_0')
-
 def rope_permute(w:np.ndarray, # q_proj or k_proj weight, (heads * head_dim, hidden)
                  n_head:int, # heads of this projection (key/value heads for k_proj)
                 ) -> np.ndarray:
@@ -84,7 +82,7 @@ def llama3_rope_factors(rope:dict, # RoPE parameters of type llama3: factor, low
 def write_gguf(model, # a merged (plain) Llama causal LM
                tok, # its tokenizer
                path:str|Path, # the .gguf file to write
-               quant:Literal['f16', 'q8_0']='f16', # tensor type of the matrices
+               quant:str=QUANTS[0], # tensor type of the matrices, one of `QUANTS`
                name:str='azllm', # general.name
               ) -> Path:
     "Write `model` and `tok` as one GGUF file for llama.cpp: hyper-parameters, tokenizer, tensors."
@@ -195,7 +193,7 @@ def round_trip(model, tok, # the merged model and its tokenizer
 # %% ../nbs/34_gguf.ipynb #70af4600
 def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model directory
                 out:str|Path, # output directory (written atomically)
-                quant:Literal['f16', 'q8_0']='f16', # tensor type
+                quant:str=QUANTS[0], # tensor type, one of `QUANTS` (azllm.commands)
                 verify_text:str|Path|None=None, # held-out text for the round trip (default: data_samples/az_valid.txt)
                 verify_docs:int=16, # documents of it to check
                 overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)

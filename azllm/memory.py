@@ -8,12 +8,15 @@ Docs: https://azllm.github.io/azllm/memory.html.md"""
 from __future__ import annotations
 import contextlib, json
 from pathlib import Path
-from .core import AzllmError
+from typing import Literal, Optional
+from pydantic import Field
+from .core import AzllmError, Config
 
 # %% auto #0
-__all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'RENAMED', 'ATTENTION', 'model_state_bytes', 'llama_layer_params', 'llama_params',
-           'shape_from', 'config_shape', 'preset_shape', 'activation_bytes', 'saved_tensor_bytes', 'estimate_memory',
-           'model_shape', 'config_estimate', 'memory_table']
+__all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'RENAMED', 'ATTENTION', 'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH', 'model_state_bytes',
+           'llama_layer_params', 'llama_params', 'shape_from', 'config_shape', 'preset_shape', 'activation_bytes',
+           'saved_tensor_bytes', 'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape', 'config_estimate',
+           'memory_table']
 
 # %% ../nbs/24_memory.ipynb #40d33445
 GIB = 2**30
@@ -146,6 +149,39 @@ def saved_tensor_bytes(model, # a causal LM
         model(input_ids=input_ids, labels=input_ids)
     return sum(saved.values())
 
+# %% ../nbs/24_memory.ipynb #8caf84ad
+SHAPE_KEYS = ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads')
+
+class MemoryEstimate(Config):
+    "What `azllm memory estimate` takes: the model (a count, a shape or a preset), the GPUs and the training setup."
+    params: Optional[int] = Field(None, ge=1)          # number of parameters (1235814400, 1.24e9, 1.24B)
+    preset: Optional[str] = None                       # take the shape and parameter count from a model preset (e.g. llama-3.2-1b)
+    gpus: int = Field(1, ge=1)                         # data-parallel GPUs
+    strategy: Literal['ddp', 'fsdp2'] = 'ddp'          # ddp: full replica per GPU; fsdp2: weights, gradients and optimizer state sharded
+    precision: Literal[tuple(PRECISIONS)] = 'bf16'     # as in run configs: bf16 = autocast over fp32 weights; pure-bf16 and bf16-master: weights in bf16
+    optimizer: Literal[tuple(OPTIMIZERS)] = 'adamw'    # optimizer whose state is counted
+    micro_batch: Optional[int] = Field(None, ge=1)     # sequences per GPU
+    seq_len: Optional[int] = Field(None, ge=1)         # tokens per sequence
+    layers: Optional[int] = Field(None, ge=1)          # decoder layers
+    hidden: Optional[int] = Field(None, ge=1)          # model width
+    vocab: Optional[int] = Field(None, ge=1)           # vocabulary size (with --preset: Llama 3's unless given)
+    intermediate: Optional[int] = Field(None, ge=1)    # MLP width (default 4 x hidden)
+    heads: Optional[int] = Field(None, ge=1)           # query heads (default hidden / 64)
+    kv_heads: Optional[int] = Field(None, ge=1)        # key/value heads (default: heads)
+    untied: bool = False                               # the output head is a separate matrix
+    grad_checkpointing: bool = False                   # keep only layer inputs
+    fused_ce: bool = False                             # fused linear cross-entropy: no logits in memory
+    fused_kernels: bool = False                        # Liger RMSNorm/SwiGLU kernels
+    attn_implementation: Literal[ATTENTION] = 'sdpa'   # attention kernel
+
+ESTIMATE = MemoryEstimate()                            # every default, for `estimate_memory`
+
+class MaxBatch(Config):
+    "What `azllm memory max-batch` takes besides the run config."
+    limit: int = Field(512, ge=1)                      # largest micro-batch to try
+
+MAX_BATCH = MaxBatch()                                 # its default, for `azllm.trainer.max_micro_batch`
+
 # %% ../nbs/24_memory.ipynb #460cf539
 def _ceil_div(a:int, b:int) -> int: return -(-a // b)
 
@@ -160,10 +196,10 @@ def _shape_or_none(micro_batch, seq_len, layers, hidden, vocab, **rest) -> dict:
     return {} if missing else _fill_shape(layers, hidden, vocab, **rest)
 
 def estimate_memory(params:int|None=None, # parameters (None: counted from the shape)
-                    gpus:int=1, # data-parallel GPUs
-                    strategy:str='ddp', # 'ddp' (full replica per GPU) or 'fsdp2' (weights, grads, optimizer state sharded; ZeRO-3)
-                    precision:str='bf16', # a key of `PRECISIONS`
-                    optimizer:str='adamw', # a key of `OPTIMIZERS`
+                    gpus:int=ESTIMATE.gpus, # data-parallel GPUs
+                    strategy:str=ESTIMATE.strategy, # 'ddp' (full replica per GPU) or 'fsdp2' (weights, grads, optimizer state sharded; ZeRO-3)
+                    precision:str=ESTIMATE.precision, # a key of `PRECISIONS`
+                    optimizer:str=ESTIMATE.optimizer, # a key of `OPTIMIZERS`
                     micro_batch:int|None=None, # sequences per GPU (activations need it, with `seq_len` and the shape)
                     seq_len:int|None=None, # tokens per sequence
                     layers:int|None=None, # decoder layers
@@ -172,11 +208,11 @@ def estimate_memory(params:int|None=None, # parameters (None: counted from the s
                     intermediate:int|None=None, # MLP width (default 4 × hidden)
                     heads:int|None=None, # query heads (default hidden // 64)
                     kv_heads:int|None=None, # key/value heads (default: heads)
-                    tied:bool=True, # tied input embedding and output head
-                    grad_checkpointing:bool=False, # keep only layer inputs
-                    fused_ce:bool=False, # fused linear cross-entropy (no logits)
-                    fused_kernels:bool=False, # Liger RMSNorm/SwiGLU kernels
-                    attn_implementation:str='sdpa', # 'sdpa' or 'eager'
+                    tied:bool=not ESTIMATE.untied, # tied input embedding and output head
+                    grad_checkpointing:bool=ESTIMATE.grad_checkpointing, # keep only layer inputs
+                    fused_ce:bool=ESTIMATE.fused_ce, # fused linear cross-entropy (no logits)
+                    fused_kernels:bool=ESTIMATE.fused_kernels, # Liger RMSNorm/SwiGLU kernels
+                    attn_implementation:str=ESTIMATE.attn_implementation, # a kernel of `ATTENTION`
                    ) -> dict:
     "Bytes per GPU of weights, gradients, optimizer state, activations and working buffers of one training step."
     _lookup('strategy', strategy, dict.fromkeys(('ddp', 'fsdp2')))
@@ -218,7 +254,7 @@ def model_shape(spec:str, # a model preset (`preset:NAME`) or a local model dire
     return shape_from(c.get) if c.get('num_hidden_layers') and c.get('hidden_size') and c.get('vocab_size') else None
 
 def config_estimate(cfg, # a validated run config of stage cpt
-                    gpus:int=1, # data-parallel GPUs
+                    gpus:int=ESTIMATE.gpus, # data-parallel GPUs
                    ) -> dict:
     "`estimate_memory` for a run config on `gpus` GPUs, its keys read as the engine reads them (auto resolved as on a GPU)."
     if cfg.stage != 'cpt':

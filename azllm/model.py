@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
 from .core import AzllmError, resolve_source
+from .runtime import seeded
 from .lora_kernels import require_bitsandbytes, nf4_config, quantize_4bit
 from .tokenizer import EOS, EOT
 
@@ -77,9 +78,9 @@ def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
         if tokenizer is None: raise AzllmError("a preset model needs a tokenizer to size its vocabulary")
         cfg = preset_config(spec.split(':', 1)[1], tokenizer)
         cfg._attn_implementation = attn_implementation
-        torch.manual_seed(seed)
-        if load_in_4bit: return quantize_4bit(_bf16_on_gpu(cfg))
-        return LlamaForCausalLM(cfg).to(dtype)
+        with seeded(seed):                        # the same weights for a seed; the caller's generators go on as if nothing ran
+            if load_in_4bit: return quantize_4bit(_bf16_on_gpu(cfg))
+            return LlamaForCausalLM(cfg).to(dtype)
     spec = resolve_source(spec, 'model')          # a missing local path fails here; offline, a hub id fails fast
     kw = (dict(quantization_config=nf4_config(), dtype=torch.bfloat16, device_map={'': torch.cuda.current_device()})
           if load_in_4bit else dict(dtype=dtype))

@@ -17,6 +17,7 @@ from .cpt import CPTRun, train as train_cpt
 from .runtime import quiet
 from .trainer import read_log, read_losses
 from .harness import benchmark_table
+from .commands import QUICKSTART
 
 # %% auto #0
 __all__ = ['TINY', 'QUICK_TASKS', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step',
@@ -316,7 +317,7 @@ def _above_bars(progress:bool):
     from tqdm.contrib import DummyTqdmFile
     return contextlib.redirect_stdout(DummyTqdmFile(sys.stdout)) if progress else contextlib.nullcontext()
 
-def quickstart(out:str|Path='runs/quickstart', # run directory (replaced atomically when the run finishes)
+def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically when the run finishes)
                custom_sizes=(4000, 8000, 16000, 32000), # custom tokenizer sizes to sweep
                extend_sizes=(2000, 8000, 16000), # extension sizes to sweep
                stages=('tokenizer', 'cpt', 'sft', 'dpo', 'eval'), # which stages to run (tokenizer is always run)

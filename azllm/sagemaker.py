@@ -253,7 +253,7 @@ def submit(args:list[str], # configs and key=value overrides
     return req
 
 def status(job:str, # training job name
-           region:str|None=None) -> dict:
+           region:str|None=JOB.region) -> dict:
     "DescribeTrainingJob of `job`, without boto3's response metadata."
     client = _boto3().client('sagemaker', region_name=_region(region))     # without boto3: the same one line as submit
     from botocore.exceptions import ClientError

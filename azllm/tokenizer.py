@@ -21,7 +21,7 @@ from .data import read_documents
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
            'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer',
-           'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer']
+           'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer', 'FertilityRun']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -298,3 +298,11 @@ def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     out = save_tokenizer(tok, cfg.output_dir, {'method': cfg.method, 'corpus': cfg.corpus, **tokenizer_sizes(cfg, tok, base_size)},
                          cfg.overwrite, cfg)
     return out
+
+# %% ../nbs/10_tokenizer.ipynb #e95ddfae
+class FertilityRun(Config):
+    "What `azllm fertility` takes: the tokenizers to compare and the held-out text they are measured on."
+    tokenizer: list[str]                      # a tokenizer (`llama3`: the built-in Llama 3); repeat to compare several
+    text: str                                 # evaluation text (held out from tokenizer training)
+    text_field: str = TokenizerRun.model_fields['text_field']
+    plot: Optional[str] = None                # also save a bar chart (.png, .svg or .pdf)

@@ -23,6 +23,7 @@ from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncom
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16
 from .packing import WindowOrder
+from .memory import MAX_BATCH
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
@@ -761,7 +762,7 @@ def run_training(cfg:TrainConfig, # the run config
 # %% ../nbs/25_trainer.ipynb #41daa4af
 def max_micro_batch(cfg:TrainConfig, # the run config to measure
                     task, # its stage (`CPTTask`, `SFTTask`)
-                    limit:int=512, # largest micro-batch to try
+                    limit:int=MAX_BATCH.limit, # largest micro-batch to try
                    ) -> dict:
     "Largest micro-batch of `cfg` whose training step fits on this GPU (one process), by measurement."
     rt = Runtime.from_env()

@@ -11,6 +11,34 @@ def azllm(*args, cwd=None):
     return subprocess.run([sys.executable, '-m', 'azllm.cli', *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
+def azllm_in(*args, cwd=None) -> subprocess.CompletedProcess:
+    """Run `azllm ARGS` in this process (`azllm.cli.main`): the same returncode, stdout and stderr as `azllm` would give,
+    without the ~6 s of a new interpreter importing torch; an exception azllm does not turn into a message fails the test."""
+    import contextlib, io, os
+    from azllm.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), contextlib.chdir(cwd or os.getcwd()):
+        try: rc = main([str(a) for a in args])
+        except SystemExit as e: rc = e.code if isinstance(e.code, int) else 0 if e.code is None else 1   # as the interpreter maps sys.exit's argument
+    return subprocess.CompletedProcess(['azllm', *map(str, args)], rc, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture(autouse=True, scope='session')
+def _pip_list_in_process():
+    """lm-eval records torch's collect_env on its first run in a process, and collect_env lists packages by starting
+    `python -m pip list`: an interpreter the tests need not start. The same list is read in-process (importlib.metadata)."""
+    if 'torch' not in sys.modules: yield; return            # a session that never imports torch never meets collect_env
+    from importlib.metadata import distributions
+    import torch.utils.collect_env as ce
+    def pip_packages(run_lambda, patterns=None):
+        patterns = patterns or ce.PIP_PATTERNS + ce.COMMON_PATTERNS + ce.NVIDIA_PATTERNS + ce.ONEAPI_PATTERNS
+        lines = sorted(f"{d.metadata['Name']}=={d.version}" for d in distributions() if d.metadata['Name'])
+        return 'pip3', '\n'.join(l for l in lines if any(p in l for p in patterns))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ce, 'get_pip_packages', pip_packages)
+        yield
+
+
 @pytest.fixture(scope='session')
 def small_tokenizer(tmp_path_factory):
     "A custom tokenizer trained once through the CLI (in this process) on the bundled training split."

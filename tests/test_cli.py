@@ -2,11 +2,11 @@
 import json
 import pytest
 from transformers import AutoTokenizer
-from conftest import azllm, DATA, ROOT
+from conftest import azllm_in, DATA, ROOT   # in-process; the exit codes of a real `python -m azllm.cli` are test_hostile's (slow)
 
 
 def test_help_lists_every_command():
-    r = azllm('--help')
+    r = azllm_in('--help')
     assert r.returncode == 0
     for cmd in ('quickstart', 'tokenizer', 'fertility', 'train'): assert cmd in r.stdout
 
@@ -25,7 +25,7 @@ def test_train_gives_an_autotokenizer_directory(small_tokenizer):
 
 def test_extend_keeps_every_llama3_id(tmp_path):
     out = tmp_path/'ext'
-    r = azllm('tokenizer', 'extend', '--corpus', DATA/'az_train.txt', '--add', 500, '--out', out)
+    r = azllm_in('tokenizer', 'extend', '--corpus', DATA/'az_train.txt', '--add', 500, '--out', out)
     assert r.returncode == 0, r.stderr
     from azllm.tokenizer import load_tokenizer
     base, ext = load_tokenizer(), AutoTokenizer.from_pretrained(out)
@@ -37,8 +37,8 @@ def test_extend_keeps_every_llama3_id(tmp_path):
 
 def test_fertility_json_contract(small_tokenizer):
     from azllm.tokenizer import default_base_tokenizer
-    r = azllm('fertility', '--tokenizer', default_base_tokenizer(), '--tokenizer', small_tokenizer,
-              '--text', DATA/'az_valid.txt', '--json')
+    r = azllm_in('fertility', '--tokenizer', default_base_tokenizer(), '--tokenizer', small_tokenizer,
+                 '--text', DATA/'az_valid.txt', '--json')
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)['results']
     assert [x['vocab_size'] for x in res] == [128_256, 4000]
@@ -63,29 +63,29 @@ def test_bad_corpus(tmp_path, content, needle):
     corpus = tmp_path/'corpus.txt'
     if content is not None: corpus.write_bytes(content)
     out = tmp_path/'tok'
-    bad(azllm('tokenizer', 'train', '--corpus', corpus, '--vocab-size', 1000, '--out', out), needle)
+    bad(azllm_in('tokenizer', 'train', '--corpus', corpus, '--vocab-size', 1000, '--out', out), needle)
     assert list(tmp_path.iterdir()) == ([corpus] if content is not None else [])   # nothing half-written
 
 
 def test_vocab_too_small(tmp_path):
-    bad(azllm('tokenizer', 'train', '--corpus', DATA/'az_valid.txt', '--vocab-size', 300, '--out', tmp_path/'t'), 'too small', '513')
+    bad(azllm_in('tokenizer', 'train', '--corpus', DATA/'az_valid.txt', '--vocab-size', 300, '--out', tmp_path/'t'), 'too small', '513')
     assert not (tmp_path/'t').exists()
 
 
 def test_unreadable_tokenizer(tmp_path):
     (tmp_path/'tokenizer.json').write_text('{"this is": "not a tokenizer"')
-    bad(azllm('fertility', '--tokenizer', tmp_path/'tokenizer.json', '--text', DATA/'az_valid.txt'), 'cannot read tokenizer')
-    bad(azllm('tokenizer', 'extend', '--base', tmp_path/'missing', '--corpus', DATA/'az_valid.txt', '--add', 10,
-              '--out', tmp_path/'o'), 'no such file')
+    bad(azllm_in('fertility', '--tokenizer', tmp_path/'tokenizer.json', '--text', DATA/'az_valid.txt'), 'cannot read tokenizer')
+    bad(azllm_in('tokenizer', 'extend', '--base', tmp_path/'missing', '--corpus', DATA/'az_valid.txt', '--add', 10,
+                 '--out', tmp_path/'o'), 'no such file')
     assert not (tmp_path/'o').exists()
 
 
 def test_run_config_errors_name_key_file_and_line(tmp_path):
     cfg = tmp_path/'tok.yml'
     cfg.write_text(f"stage: tokenizer\noutput_dir: {tmp_path/'out'}\ncorpus: [{DATA/'az_valid.txt'}]\nvocab_size: many\nlerning_rate: 1\n")
-    r = azllm('train', cfg)
+    r = azllm_in('train', cfg)
     bad(r, f'{cfg}:4: vocab_size', f'{cfg}:5: lerning_rate: unknown key')
-    r = azllm('train', cfg, 'vocab_size=1200', 'lerning_rate=null')
+    r = azllm_in('train', cfg, 'vocab_size=1200', 'lerning_rate=null')
     bad(r, 'lerning_rate: unknown key')
 
 
@@ -93,7 +93,7 @@ def test_run_config_with_overrides_saves_resolved_config(tmp_path):
     import yaml
     cfg = tmp_path/'tok.yml'
     cfg.write_text(f"stage: tokenizer\noutput_dir: {tmp_path/'out'}\ncorpus: [{DATA/'az_valid.txt'}]\nvocab_size: 5000\n")
-    r = azllm('train', cfg, 'vocab_size=900')
+    r = azllm_in('train', cfg, 'vocab_size=900')
     assert r.returncode == 0, r.stderr
     saved = yaml.safe_load((tmp_path/'out'/'azllm_config.yml').read_text())
     assert saved['vocab_size'] == 900 and saved['min_frequency'] == 2
@@ -213,3 +213,59 @@ def test_renamed_keys_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert '`overwrite` was renamed to `write_into_existing`' in err and len(err.strip().splitlines()) == 2   # the file and its one key
     assert not (tmp_path/'ev').exists() and not (tmp_path/'run').exists()
+
+
+SCHEMA_FLAGS = [   # (command, schema, keys whose flag must show the schema's default and description in --help)
+    (('memory', 'estimate'), 'azllm.memory:MemoryEstimate', ('gpus', 'strategy', 'precision', 'optimizer', 'attn_implementation', 'seq_len', 'untied')),
+    (('memory', 'max-batch'), 'azllm.memory:MaxBatch', ('limit',)),
+    (('quickstart',), 'azllm.commands:QuickstartRun', ('out', 'small', 'overwrite')),
+    (('export',), 'azllm.commands:ExportRun', ('quant', 'merge', 'gguf', 'model', 'out', 'overwrite')),
+    (('sft', 'preview'), 'azllm.chats:ChatPreview', ('n', 'data', 'tokenizer')),
+    (('fertility',), 'azllm.tokenizer:FertilityRun', ('text_field', 'tokenizer', 'text', 'plot')),
+    (('sagemaker', 'status'), 'azllm.sagemaker:JobSettings', ('region',)),
+]
+
+
+@pytest.mark.parametrize('path,schema,keys', SCHEMA_FLAGS, ids=[' '.join(p) for p, _, _ in SCHEMA_FLAGS])
+def test_help_shows_the_schema_default(path, schema, keys, capsys, monkeypatch):
+    "Each flag's --help is its key's description, with the schema's default; the parsed defaults are the schema's."
+    import importlib
+    from azllm.cli import main
+    mod, name = schema.split(':')
+    cls = getattr(importlib.import_module(mod), name)
+    monkeypatch.setenv('COLUMNS', '1000')                      # one line per flag: argparse wraps (and breaks at hyphens) to the terminal
+    with pytest.raises(SystemExit) as e: main([*path, '--help'])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for k in keys:
+        f = cls.model_fields[k]
+        want = f.description + (f" (default: {f.default})" if f.default not in (None, False) and not f.is_required() else '')
+        assert want in out, (k, want)
+    got = _flag_defaults(_subparser(*path), cls)
+    assert got == {k: None if cls.model_fields[k].is_required() else cls.model_fields[k].default for k in got}, got
+
+
+def test_functions_read_the_schema_defaults():
+    "What the commands call takes its defaults from the same schema, so a default is written once."
+    import inspect
+    from azllm.memory import ESTIMATE, MAX_BATCH, estimate_memory, config_estimate
+    from azllm.chats import PREVIEW, sft_preview
+    sig = lambda f: {k: v.default for k, v in inspect.signature(f).parameters.items()}
+    est = sig(estimate_memory)
+    for k in ('gpus', 'strategy', 'precision', 'optimizer', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'attn_implementation'):
+        assert est[k] == getattr(ESTIMATE, k), k
+    assert est['tied'] is (not ESTIMATE.untied) and sig(config_estimate)['gpus'] == ESTIMATE.gpus
+    assert sig(sft_preview)['n'] == PREVIEW.n == 3 and MAX_BATCH.limit == 512
+
+
+def test_memory_flags_reach_the_estimate(capsys):
+    "The flags built from MemoryEstimate reach estimate_memory: the same numbers as the call with the same settings."
+    from azllm.cli import main
+    from azllm.memory import estimate_memory, preset_shape
+    assert main(['memory', 'estimate', '--preset', 'llama-3.2-1b', '--gpus', '8', '--strategy', 'fsdp2', '--micro-batch', '2',
+                 '--seq-len', '512', '--untied', '--fused-ce', '--json']) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = estimate_memory(gpus=8, strategy='fsdp2', micro_batch=2, seq_len=512, fused_ce=True, **{**preset_shape('llama-3.2-1b'), 'tied': False})
+    assert {k: got[k] for k in want} == want
+    with pytest.raises(SystemExit) as e: main(['memory', 'estimate', '--params', '1B', '--precision', 'amp-bf16'])
+    assert e.value.code == 2 and "'amp-bf16' is called 'bf16' now" in capsys.readouterr().err

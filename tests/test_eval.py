@@ -1,8 +1,8 @@
 """The eval stage on tiny models: the report and its stable keys, reruns that agree, adapters (a real SFT output), bad inputs."""
-import json, math, subprocess, sys, time
+import json, math, time
 from pathlib import Path
 import pytest, torch, yaml
-from conftest import DATA, ROOT, azllm
+from conftest import DATA, ROOT, azllm_in
 
 from azllm.core import AzllmError, load_config
 from azllm.generate import generate
@@ -169,14 +169,14 @@ def test_recipe_file():
 
 
 def _cli_has_eval() -> bool:
-    return subprocess.run([sys.executable, '-m', 'azllm.cli', 'eval', '--help'], capture_output=True).returncode == 0
+    return azllm_in('eval', '--help').returncode == 0
 
 
 @pytest.mark.skipif(not _cli_has_eval(), reason='`azllm eval` is not wired into the CLI yet')
 def test_cli(w, tmp_path):
     cfg = write_yaml(tmp_path/'eval.yml', eval_cfg(w, tmp_path/'out', models=[dict(name='cpt', path=str(w/'cpt'/'final'))], runs={}))
-    r = azllm('eval', cfg)
+    r = azllm_in('eval', cfg)
     assert r.returncode == 0, r.stderr[-2000:]
     assert json.loads((tmp_path/'out'/'report.json').read_text())['bpb']['cpt'] > 0
-    r = azllm('eval', cfg, f'models=[{{name: gone, path: {tmp_path/"gone"}}}]')
+    r = azllm_in('eval', cfg, f'models=[{{name: gone, path: {tmp_path/"gone"}}}]')
     assert r.returncode == 2 and 'Traceback' not in r.stderr and "model 'gone'" in r.stderr, r.stderr[-2000:]

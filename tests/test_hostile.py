@@ -365,12 +365,24 @@ def _proc(*args, cwd, env=None):
                           env={**os.environ, 'PYTHONPATH': str(ROOT), 'HF_HUB_OFFLINE': '1', **(env or {})})
 
 
-@pytest.mark.parametrize('args,needle', [
+EXIT_CODE_CASES = [
     (['train', 'u16.yml'], 'UTF-16'),
     (_tok('runs/tok')[:4] + ['--vocab-size', '99999999999', '--out', 'runs/tok'], 'out of range'),
     (_tok('mine'), 'not made by azllm'),
-    (['fertility', '--tokenizer', 'azllm-test-no-such-org/x', '--text', 'corpus.txt'], 'HF_HUB_OFFLINE')])
+    (['fertility', '--tokenizer', 'azllm-test-no-such-org/x', '--text', 'corpus.txt'], 'HF_HUB_OFFLINE')]
+
+
+@pytest.mark.parametrize('args,needle', EXIT_CODE_CASES)
+def test_exit_code(box, args, needle):
+    "In-process: the code `main` returns (or argparse exits with), one clear line, nothing changed."
+    write(box, 'u16.yml', 'stage: tokenizer\n'.encode('utf-16'))
+    hostile(box, args, needle)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('args,needle', [EXIT_CODE_CASES[0], EXIT_CODE_CASES[1]], ids=['azllm-error', 'argparse-error'])
 def test_subprocess_exit_code(box, args, needle):
+    "A real `python -m azllm.cli` process: the exit code the shell sees, for an azllm error and for an argparse one."
     write(box, 'u16.yml', 'stage: tokenizer\n'.encode('utf-16'))
     before = snapshot(box)
     r = _proc(*args, cwd=box)

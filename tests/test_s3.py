@@ -14,7 +14,9 @@ def test_fsspec_writes_and_reads_through_the_server(s3_server):
     assert s3_server.fs.cat(f'{s3_server.bucket}/x') == b'hello s3'     # the bytes really went over the S3 API
 
 
+@pytest.mark.slow
 def test_a_subprocess_reaches_the_same_bucket(s3_server):
+    "What a launcher's processes see: the endpoint reaches them through the environment (needs a process; test_cpt_resumes_from_s3 trains through it)."
     code = f"import fsspec; fsspec.open('{s3_server.url}/y', 'wb').open().close(); print(fsspec.filesystem('s3').ls('{s3_server.bucket}'))"
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env={**os.environ, **s3_server.env})
     assert r.returncode == 0, r.stderr[-2000:]
