@@ -18,8 +18,9 @@ from .runtime import quiet
 # %% auto #0
 __all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_weight', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP',
            'lora_parts', 'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward',
-           'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'frozen_to_bf16',
-           'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
+           'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'frozen_to_bf16', 'to_fp8',
+           'Float8FrozenMatmul', 'frozen_to_float8', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit',
+           'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
 
 # %% ../nbs/22_lora_kernels.ipynb #81506fde
 def lora_weight(Ws:list, # frozen base weights (d_out_i, d_in) of projections of one input
@@ -196,6 +197,8 @@ def apply_lora_kernels(model, # a peft-wrapped Llama (the adapter format stays p
             if bad := next((w for n, p in zip(names, projs) if (w := _why_not(p, f"layer {i} {n}"))), None):
                 raise AzllmError(f"lora_kernels: true cannot fuse {bad}; set lora_kernels: false")
             if not all(isinstance(p, LoraLinear) for p in projs): continue      # a projection without adapter: that group stays as it is
+            # a float8 frozen base (precision: fp8): peft's path, whose base layer runs the float8 matmul
+            if any(hasattr(p.get_base_layer(), 'fp8_weight') for p in projs): continue
             if group == 'mlp':
                 if getattr(base.config, 'hidden_act', 'silu') not in ('silu', 'swish'): continue
                 layer.mlp.forward = types.MethodType(fused_mlp_forward, layer.mlp)
@@ -261,6 +264,63 @@ def frozen_to_bf16(model, # a causal LM (peft-wrapped is fine) whose frozen weig
     for m in base.modules():
         if type(m) is nn.Linear and frozen(m): n += sum(p.numel() for p in m.parameters(recurse=False)); m.to(torch.bfloat16)
     return n
+
+# %% ../nbs/22_lora_kernels.ipynb #6dfe0c0f
+def to_fp8(t:torch.Tensor, # a matrix (rows, k), any float dtype
+           rowwise:bool, # one scale per row (else one for the whole tensor)
+           dtype:torch.dtype=torch.float8_e4m3fn, # e4m3 (weights, activations) or e5m2 (tensorwise gradients)
+          ) -> tuple[torch.Tensor, torch.Tensor]:
+    "`t` in float8 (row-major), scaled so its largest magnitude (per row or overall) is the format's largest; and the fp32 inverse scale `_scaled_mm` takes."
+    top = torch.finfo(dtype).max
+    amax = (t.abs().amax(-1, keepdim=True) if rowwise else t.abs().amax()).float().clamp(min=1e-12)
+    scale = top / amax
+    return (t.float() * scale).clamp(-top, top).to(dtype).contiguous(), scale.reciprocal()
+
+class Float8FrozenMatmul(torch.autograd.Function):
+    "`x Wᵀ` (bf16 out) with the frozen `W` stored in float8 once, as `W` and `Wᵀ` with their scales; `x` and `dy` cast per call; backward gives `dx` only."
+    @staticmethod
+    def forward(ctx, x, w8, w_inv, wt8, wt_inv, rowwise:bool):
+        xq, x_inv = to_fp8(x, rowwise)
+        ctx.save_for_backward(wt8, wt_inv)
+        ctx.rowwise, ctx.dtype = rowwise, x.dtype
+        # fast accumulation in the forward matmul only, as torchao's float8 recipes do
+        return torch._scaled_mm(xq, w8.t(), scale_a=x_inv, scale_b=w_inv, out_dtype=torch.bfloat16, use_fast_accum=True)
+
+    @staticmethod
+    def backward(ctx, dy):
+        wt8, wt_inv = ctx.saved_tensors
+        dq, d_inv = to_fp8(dy.contiguous(), ctx.rowwise, torch.float8_e4m3fn if ctx.rowwise else torch.float8_e5m2)
+        dx = torch._scaled_mm(dq, wt8.t(), scale_a=d_inv, scale_b=wt_inv, out_dtype=torch.bfloat16)
+        return dx.to(ctx.dtype), None, None, None, None, None
+
+def _fp8_frozen_forward(self, x):
+    "A frozen linear layer's forward through `Float8FrozenMatmul`."
+    y = Float8FrozenMatmul.apply(x.reshape(-1, x.shape[-1]), self.fp8_weight, self.fp8_weight_inv, self.fp8_weight_t,
+                                 self.fp8_weight_t_inv, self.fp8_rowwise)
+    return y.view(*x.shape[:-1], -1)
+
+@torch.no_grad()
+def frozen_to_float8(model, # a causal LM (peft-wrapped is fine), before FSDP wrapping
+                     rowwise:bool=False, # scales per row (fp8_recipe: rowwise) or per tensor (tensorwise)
+                     pays=None, # (module, name) -> bool: where float8 pays; None: the runtime's `fp8_pays`
+                    ) -> list[str]:
+    "Store the frozen weights of the linear layers where float8 pays as float8 `W` and `Wᵀ` once, route their forward through `Float8FrozenMatmul`; return their names."
+    from azllm.runtime import fp8_pays
+    pays = pays or fp8_pays
+    base = model.get_base_model() if hasattr(model, 'get_base_model') else model
+    names = []
+    for name, m in base.named_modules():
+        if type(m) is not nn.Linear or m.bias is not None or m.weight.requires_grad or not pays(m, name): continue
+        w = m.weight.detach()
+        (w8, w_inv), (wt8, wt_inv) = to_fp8(w, rowwise), to_fp8(w.t(), rowwise)
+        # buffers move with the model; not persistent, so checkpoints and adapters are as before
+        for k, v in dict(fp8_weight=w8, fp8_weight_inv=w_inv.t(), fp8_weight_t=wt8, fp8_weight_t_inv=wt_inv.t()).items():
+            m.register_buffer(k, v.contiguous(), persistent=False)
+        m.fp8_rowwise = rowwise
+        m.weight.data = m.weight.data.to(torch.bfloat16)   # kept (state dict, merging), no longer read by the forward
+        m.forward = types.MethodType(_fp8_frozen_forward, m)
+        names.append(name)
+    return names
 
 # %% ../nbs/22_lora_kernels.ipynb #21c73918
 def require_bitsandbytes(what:str, # the config setting that asked for it, e.g. 'load_in_4bit: true'

@@ -137,8 +137,10 @@ def to_float8(model, # a causal LM, before compile and before FSDP wrapping
     from torchao.float8 import convert_to_float8_training, Float8LinearConfig
     config = (Float8LinearConfig(enable_fsdp_float8_all_gather=fsdp) if recipe == 'tensorwise'
               else Float8LinearConfig.from_recipe_name(recipe))
-    names = [n for n, m in model.named_modules() if fp8_pays(m, n)]
-    convert_to_float8_training(model, config=config, module_filter_fn=fp8_pays)
+    # layers whose frozen weight is already float8 (`frozen_to_float8`) stay as they are
+    pays = lambda m, n: fp8_pays(m, n) and not hasattr(m, 'fp8_weight')
+    names = [n for n, m in model.named_modules() if pays(m, n)]
+    convert_to_float8_training(model, config=config, module_filter_fn=pays)
     return names
 
 

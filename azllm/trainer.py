@@ -21,9 +21,10 @@ from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, re
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url)
 from .liger import apply_liger, compile_layers
-from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16
+from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
 from .memory import MAX_BATCH
+
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
@@ -71,8 +72,8 @@ class TrainConfig(Config):
     betas: tuple[Beta, Beta] = (0.9, 0.95)       # AdamW betas, each in [0, 1)
     optimizer: Literal['adamw', 'adamw_8bit', 'paged_adamw_8bit'] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
     grad_clip: float = Field(1.0, ge=0, allow_inf_nan=False)  # max global gradient norm (0 = off)
-    precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+)
-    fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # torchao float8 scaling with precision: fp8
+    precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+; frozen weights cast to float8 once)
+    fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # float8 scaling with precision: fp8: one scale per tensor, or per row (of activations, gradients, weights)
     frozen_bf16: bool = True                     # in bf16 runs, keep frozen weights (LoRA's base) in bf16: autocast casts them at every use anyway (not under fsdp2)
     strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
     liger: Union[bool, Literal['auto']] = 'auto' # Liger kernels; auto = on when CUDA and liger-kernel are present
@@ -145,11 +146,14 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
     "No KV cache, float8 linears, frozen weights in bf16, compiled layers, Liger kernels, activation checkpointing; return what was applied."
     base = inner_model(model)
     base.config.use_cache = False
-    # float8 before compile, so each compiled layer traces the float8 matmuls and fuses their casts
-    fp8 = to_float8(base, cfg.fp8_recipe, fsdp=strategy == 'fsdp2') if cfg.precision == 'fp8' else []
+    # float8 before compile, so each compiled layer traces the float8 matmuls and fuses their casts; frozen weights are cast
+    # once (not under fsdp2, which shards and gathers the weights themselves), trained ones by torchao at every step
+    fp8 = frozen_to_float8(model, cfg.fp8_recipe == 'rowwise') if cfg.precision == 'fp8' and strategy != 'fsdp2' else []
+    fp8_trained = to_float8(base, cfg.fp8_recipe, fsdp=strategy == 'fsdp2') if cfg.precision == 'fp8' else []
     # frozen weights need no fp32 master; FSDP2 casts what it gathers by its own policy
     cast = cfg.frozen_bf16 and use_bf16(cfg.precision, cuda) and strategy != 'fsdp2'
-    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8), frozen_bf16=frozen_to_bf16(model) if cast else 0)
+    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8) + len(fp8_trained), fp8_frozen=len(fp8),
+                frozen_bf16=frozen_to_bf16(model) if cast else 0)
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
     if getattr(cfg, 'lora_kernels', False):       # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
         info['lora_kernels'] = apply_lora_kernels(model)
@@ -170,7 +174,9 @@ def wrap_model(model, strategy:str, rt:Runtime, bf16:bool):
     model.to(rt.device)
     if strategy == 'ddp':
         from torch.nn.parallel import DistributedDataParallel as DDP
-        return DDP(model, device_ids=[rt.local_rank] if rt.cuda else None)
+        # float8 frozen weights are buffers: equal on every rank, and too large to broadcast at every forward
+        frozen8 = any(hasattr(m, 'fp8_weight') for m in model.modules())
+        return DDP(model, device_ids=[rt.local_rank] if rt.cuda else None, broadcast_buffers=not frozen8)
     if strategy == 'fsdp2':
         from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32) if bf16 else MixedPrecisionPolicy()

@@ -43,7 +43,7 @@ def trainer_for(keys:dict, out_dir:Path, steps:int, config:Path=CFG_1B, model:st
     from azllm.trainer import Trainer
     cfg = {**yaml.safe_load(Path(config).read_text()), 'model': model, 'output_dir': str(out_dir), 'train_data': str(DATA),
            'valid_data': None, 'max_steps': steps, 'warmup_steps': 2, 'log_every': 1, 'save_every': 10 * steps, 'eval_every': 0,
-           'tensorboard': False, 'overwrite': True, **keys}
+           'tensorboard': False, 'write_into_existing': True, **keys}
     path = out_dir.with_suffix('.yml'); path.write_text(yaml.safe_dump(cfg))
     t = Trainer(load_config(path, SFTRun), SFTTask(progress=False), progress=False)
     t.setup()
@@ -170,7 +170,7 @@ def run_variant(name:str, keys:dict, warm:int, timed:int, profiled:int, trace_di
     vocab = eng.model.get_output_embeddings().weight.shape[0] if hasattr(eng.model, 'get_output_embeddings') else 128256
     res = dict(keys=keys, tok_per_s=statistics.median(rates), tok_per_s_all=[round(r) for r in rates], peak_gib=peak,
                real_tokens_per_step=statistics.mean(n for _, _, n in steps), first_step_s=first_s, setup_s=setup_s,
-               batch=t.batch, info={k: t.info.get(k) for k in ('liger', 'compiled', 'lora_kernels', 'frozen_bf16', 'fp8_layers')},
+               batch=t.batch, info={k: t.info.get(k) for k in ('liger', 'compiled', 'lora_kernels', 'frozen_bf16', 'fp8_layers', 'fp8_frozen')},
                profile=summarize_trace(trace, profiled, cfg.lora_r, vocab, wall))
     if trace_dir:
         with gzip.open(Path(trace_dir)/f'trace_{name}.json.gz', 'wt') as f: json.dump(trace, f)

@@ -13,11 +13,14 @@ assistant tokens:
   2048, flex attention, Liger fused cross-entropy and compiled decoder layers on a GPU, frozen weights in bf16) with the
   preset model and the keys each row names (`overrides` in the results: dropout, lora_kernels, micro_batch, precision);
   read back from log.jsonl: azllm (sdpa, dropout 0.05), azllm_flex (dropout 0.05), azllm_dropout0, azllm_lora_kernels,
-  azllm_dropout0_mb16, azllm_lora_kernels_mb16, azllm_fp8_mb16 (precision fp8); `summary.shipped_1b_row` names the row
-  whose settings are the config's as shipped;
+  azllm_dropout0_mb16, azllm_lora_kernels_mb16, azllm_fp8_mb16 (precision fp8: the frozen base in float8, cast once;
+  tensorwise scales), azllm_fp8_rowwise_mb16 and azllm_fp8_rowwise_kernels_mb16 (rowwise scales; the second with
+  lora_kernels, which then fuse q/k/v and o and leave the float8 MLP to peft), azllm_dropout0_mb16_seed1 (seed 1: the
+  scale of a seed's change of the losses); `summary.shipped_1b_row` names the row whose settings are the config's as shipped;
 - azllm_qlora: configs/sft_llama-3.1-8b_24gb.yml as shipped (the 8B shape, NF4 base, 8-bit AdamW, checkpointing), and
   trl_qlora: TRL + peft QLoRA at the same settings on the same NF4 base (sdpa attention; `settings` in the row);
 - lora_kernels_check: `verify_lora_kernels` (fused vs peft in bf16, both against peft in fp32) on this GPU;
+- fp8_check: `frozen_to_float8` on one layer of the 1B MLP's widths, tensorwise and rowwise, against fp32 (bf16 beside it);
 - fusion_by_group: forward + backward of the 1B shape's decoder layers (no head, eager, sdpa, mb 8 x 2048), with no
   group, each group alone, and all groups fused.
 Rows with `_v1` were made with the first fused kernels, `_fp32_frozen` before frozen weights were kept in bf16 (each
@@ -26,7 +29,7 @@ row's `note`). Each row runs in its own process. Real (non-pad) tokens per secon
 4N FLOPs (LoRA: no weight gradients for the frozen base) over the H200's measured dense bf16 rate, 790 TFLOP/s.
 Where the time of a step goes: benchmarks/sft_profile.py.
 """
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, json, statistics, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,16 +111,19 @@ CFG_1B, CFG_8B = ROOT/'configs/sft_llama-3.2-1b.yml', ROOT/'configs/sft_llama-3.
 # each azllm row: (config file, keys changed from it, parameters N for the LoRA FLOP limit)
 MB8, MB16 = dict(micro_batch=8, grad_accum=1), dict(micro_batch=16, grad_accum=1)
 AZLLM_ROWS = {       # every row names the keys it depends on, so a change of the shipped config does not change what a row means
-    'azllm': (CFG_1B, dict(attn_implementation='sdpa', lora_dropout=0.05, lora_kernels=False, **MB8), N_1B),
-    'azllm_flex': (CFG_1B, dict(lora_dropout=0.05, lora_kernels=False, **MB8), N_1B),
-    'azllm_dropout0': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, **MB8), N_1B),
-    'azllm_lora_kernels': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, **MB8), N_1B),
-    'azllm_dropout0_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, **MB16), N_1B),
-    'azllm_lora_kernels_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, **MB16), N_1B),
-    'azllm_fp8_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='fp8', **MB16), N_1B),
+    'azllm': (CFG_1B, dict(attn_implementation='sdpa', lora_dropout=0.05, lora_kernels=False, precision='auto', **MB8), N_1B),
+    'azllm_flex': (CFG_1B, dict(lora_dropout=0.05, lora_kernels=False, precision='auto', **MB8), N_1B),
+    'azllm_dropout0': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='auto', **MB8), N_1B),
+    'azllm_lora_kernels': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, precision='auto', **MB8), N_1B),
+    'azllm_dropout0_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='auto', **MB16), N_1B),
+    'azllm_lora_kernels_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, precision='auto', **MB16), N_1B),
+    'azllm_fp8_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='fp8', fp8_recipe='tensorwise', **MB16), N_1B),
+    'azllm_fp8_rowwise_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='fp8', fp8_recipe='rowwise', **MB16), N_1B),
+    'azllm_fp8_rowwise_kernels_mb16': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=True, precision='fp8', fp8_recipe='rowwise', **MB16), N_1B),
+    'azllm_dropout0_mb16_seed1': (CFG_1B, dict(lora_dropout=0.0, lora_kernels=False, precision='auto', seed=1, **MB16), N_1B),
     'azllm_qlora': (CFG_8B, dict(), N_8B),
 }
-SETTINGS = ('attn_implementation', 'lora_dropout', 'lora_kernels', 'micro_batch', 'grad_accum', 'precision')
+SETTINGS = ('attn_implementation', 'lora_dropout', 'lora_kernels', 'micro_batch', 'grad_accum', 'precision', 'fp8_recipe', 'seed')
 
 
 def shipped_row(rows:dict, path=CFG_1B) -> str|None:
@@ -196,15 +202,15 @@ def row_groups(reps=5, warm=3, preset='llama-3.2-1b', device='cuda', rows=8, seq
         ref.zero_grad(set_to_none=True)
         m = copy.deepcopy(ref) if groups else ref
         if groups: apply_lora_kernels(m, groups)
-        body = m.base_model.model.model
-        def step():
+        def step(body):                                  # the decoder stack, passed in (not a name deleted below)
             with torch.autocast(device, dtype=torch.bfloat16): h = body(input_ids=ids).last_hidden_state
             h.float().pow(2).mean().backward()
-        for _ in range(warm): step()
+        body = m.base_model.model.model
+        for _ in range(warm): step(body)
         sync()
         if cuda: torch.cuda.reset_peak_memory_stats()
         t0 = time.perf_counter()
-        for _ in range(reps): step()
+        for _ in range(reps): step(body)
         sync()
         ms = (time.perf_counter() - t0) / reps * 1e3
         out[name] = dict(ms_per_step=ms, tok_per_s=rows * seq / ms * 1e3,
@@ -215,8 +221,40 @@ def row_groups(reps=5, warm=3, preset='llama-3.2-1b', device='cuda', rows=8, seq
     return out
 
 
-CHILD_ROWS = dict(lora_kernels_check=row_check, fusion_by_group=row_groups)
-DEFAULT_ROWS = ('lora_kernels_check,azllm_lora_kernels_mb16,azllm_dropout0_mb16,azllm_dropout0,azllm_lora_kernels,azllm_fp8_mb16,'
+def row_fp8_check(rows=16384, d=2048, f=8192, reps=20):
+    "`Float8FrozenMatmul` on the 1B shape's MLP widths (random data, weights of the init's scale): relative errors of y and dx against fp32, bf16 beside it, and eager ms of forward + dx."
+    import torch
+    from triton.testing import do_bench
+    from azllm.lora_kernels import frozen_to_float8
+    torch.manual_seed(0)
+    out = {}
+    for name, (i, o) in dict(gate_up=(d, f), down=(f, d)).items():
+        lin = torch.nn.Linear(i, o, bias=False, device='cuda').requires_grad_(False)
+        torch.nn.init.normal_(lin.weight, std=0.02)
+        x = torch.randn(rows, i, device='cuda', requires_grad=True)
+        dy = torch.randn(rows, o, device='cuda')
+        y32 = x @ lin.weight.t(); dx32 = dy @ lin.weight
+        rel = lambda a, b: ((a.float() - b).norm() / b.norm()).item()
+        res = {}
+        for kind in ('bf16', 'fp8_tensorwise', 'fp8_rowwise'):
+            m = torch.nn.Linear(i, o, bias=False, device='cuda').requires_grad_(False); m.weight.data.copy_(lin.weight)
+            if kind != 'bf16': frozen_to_float8(m, kind.endswith('rowwise'), pays=lambda mod, n: True)
+            else: m.to(torch.bfloat16)
+            xb = x.detach().to(torch.bfloat16).requires_grad_()
+            def fb():
+                xb.grad = None
+                with torch.autocast('cuda', dtype=torch.bfloat16): y = m(xb)
+                y.backward(dy.to(torch.bfloat16))
+                return y
+            y = fb()
+            res[kind] = dict(y_rel_err=rel(y, y32), dx_rel_err=rel(xb.grad, dx32), eager_ms_fwd_dx=do_bench(fb, rep=reps * 10, return_mode='median'))
+        out[name] = res
+    return out
+
+
+CHILD_ROWS = dict(lora_kernels_check=row_check, fusion_by_group=row_groups, fp8_check=row_fp8_check)
+DEFAULT_ROWS = ('lora_kernels_check,fp8_check,azllm_fp8_rowwise_kernels_mb16,azllm_lora_kernels_mb16,azllm_dropout0_mb16,azllm_fp8_rowwise_mb16,'
+                'azllm_fp8_mb16,azllm_dropout0_mb16_seed1,azllm_dropout0,azllm_lora_kernels,'
                 'trl_qlora,azllm_qlora,azllm_flex,fusion_by_group')
 
 
@@ -230,6 +268,10 @@ def loss_agreement(rows):
         return dict(max_rel=max(abs(p - q) / abs(q) for p, q in zip(x[:n], y[:n])), steps=n)
     return dict(fused_vs_unfused_mb8=d('azllm_lora_kernels', 'azllm_dropout0'), fused_vs_unfused_mb16=d('azllm_lora_kernels_mb16', 'azllm_dropout0_mb16'),
                 fp8_vs_bf16_mb16=d('azllm_fp8_mb16', 'azllm_dropout0_mb16'),
+                fp8_rowwise_vs_bf16_mb16=d('azllm_fp8_rowwise_mb16', 'azllm_dropout0_mb16'),
+                fp8_rowwise_kernels_vs_bf16_mb16=d('azllm_fp8_rowwise_kernels_mb16', 'azllm_dropout0_mb16'),
+                # the scale of a change of seed (LoRA init and data order), for reading the ones above
+                bf16_seed1_vs_seed0_mb16=d('azllm_dropout0_mb16_seed1', 'azllm_dropout0_mb16'),
                 # the first step only (same weights, same batch): those two runs had different max_steps, so different schedules after it
                 frozen_bf16_vs_fp32_first_step=d('azllm_dropout0', 'azllm_dropout0_fp32_frozen', first=True),
                 dropout005_vs_0=d('azllm_flex', 'azllm_dropout0'),
@@ -244,7 +286,8 @@ def summarize(rows:dict) -> dict:
                 shipped_1b_peak_gib=(rows.get(ship) or {}).get('peak_gib') if ship else None,
                 dropout0_tok_per_s=tok('azllm_dropout0'), lora_kernels_tok_per_s=tok('azllm_lora_kernels'),
                 dropout0_mb16_tok_per_s=tok('azllm_dropout0_mb16'), lora_kernels_mb16_tok_per_s=tok('azllm_lora_kernels_mb16'),
-                fp8_mb16_tok_per_s=tok('azllm_fp8_mb16'),
+                fp8_mb16_tok_per_s=tok('azllm_fp8_mb16'), fp8_rowwise_mb16_tok_per_s=tok('azllm_fp8_rowwise_mb16'),
+                fp8_rowwise_kernels_mb16_tok_per_s=tok('azllm_fp8_rowwise_kernels_mb16'),
                 trl_liger_tok_per_s=tok('trl_liger'), qlora_8b_tok_per_s=tok('azllm_qlora'),
                 qlora_8b_peak_gib=(rows.get('azllm_qlora') or {}).get('peak_gib'),
                 trl_qlora_8b_tok_per_s=tok('trl_qlora'), trl_qlora_8b_peak_gib=(rows.get('trl_qlora') or {}).get('peak_gib'),

@@ -1,6 +1,6 @@
 """Fused LoRA kernels against peft (fp32, CPU, both tokenizers: outputs, loss, LoRA A/B and input gradients within 1e-5;
 `azllm train` with them under DDP and FSDP2 is in test_engine.py), and the bad-input messages of lora_kernels, load_in_4bit and the 8-bit optimizers."""
-import pytest, torch, yaml
+import copy, pytest, torch, yaml
 from conftest import DATA
 from azllm.core import AzllmError, load_config
 from azllm.tokenizer import load_tokenizer
@@ -93,3 +93,20 @@ def test_config_errors(tmp_path):
     for opt in ('adamw_8bit', 'paged_adamw_8bit'):
         with pytest.raises(AzllmError, match=f'optimizer: {opt} needs a CUDA GPU and the bitsandbytes package'):
             make_optimizer(torch.nn.Linear(2, 2), load_config(write(tmp_path, optimizer=opt), SFTRun), False, 10)
+
+
+def test_float8_frozen_base_with_kernels(small_tokenizer):
+    "precision: fp8's frozen float8 base on the CPU: the MLP is left to peft (its base layers run the float8 matmul), q/k/v and o fuse; loss near fp32's, the same trainable gradients."
+    from azllm.lora_kernels import frozen_to_float8
+    tok = check_chat_tokenizer(load_tokenizer(str(small_tokenizer)))
+    ref = lora_pair(load_model('preset:llama-tiny', tok), r=4, alpha=8)[0]
+    f8 = copy.deepcopy(ref)                                         # the same base and adapter weights, not fused yet
+    names = frozen_to_float8(f8, rowwise=True, pays=lambda m, n: '.mlp.' in n)
+    assert len(names) == 3 * 2 and all(n.endswith('base_layer') for n in names)
+    assert set(f8.state_dict()) == set(ref.state_dict())                           # the float8 copies are not saved
+    assert apply_lora_kernels(f8) == dict(mlp=0, qkv=2, o=2)
+    torch.manual_seed(1)
+    ids = torch.randint(0, len(tok), (2, 33))
+    (l32, g32), (l8, g8) = loss_and_grads(ref, ids), loss_and_grads(f8, ids, bf16=True)
+    assert abs(l8 - l32) / l32 < 2e-2 and set(g8) == set(g32)
+    assert all(((g8[k] - g32[k]).norm() / g32[k].norm()) < 0.2 for k in g32)      # float8 rounding of the MLP's inputs and gradients
