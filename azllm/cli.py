@@ -57,7 +57,8 @@ def cmd_fertility(a):
 
 def cmd_quickstart(a):
     from azllm.pipeline import quickstart, SMALL
-    out = quickstart(a.out, overwrite=a.overwrite, **(SMALL if a.small else {}))
+    cfg = config_from_args(a)
+    out = quickstart(cfg.out, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
     print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
 # %% ../nbs/80_cli.ipynb #3b16ce28
@@ -219,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     from azllm.commands import QuickstartRun, ExportRun
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
     config_flag(p, QuickstartRun, 'out', metavar='DIR')
-    for k in ('small', 'overwrite'): config_flag(p, QuickstartRun, k)
+    config_flag(p, QuickstartRun, 'small')
+    config_flag(p, QuickstartRun, 'stages', metavar='STAGE')
+    config_flag(p, QuickstartRun, 'overwrite')
     p.set_defaults(func=cmd_quickstart)
 
     t = sub.add_parser('tokenizer', help='train or extend a tokenizer').add_subparsers(dest='action', metavar='ACTION', required=True)

@@ -7,17 +7,29 @@ Docs: https://azllm.github.io/azllm/commands.html.md"""
 # %% ../nbs/06_commands.ipynb #ccf67147
 from __future__ import annotations
 from typing import Literal, Optional
-from .core import Config
+from pydantic import model_validator
+from .core import AzllmError, Config
 
 # %% auto #0
-__all__ = ['QUICKSTART', 'QUANTS', 'QuickstartRun', 'ExportRun']
+__all__ = ['STAGES', 'STAGE_NEEDS', 'QUICKSTART', 'QUANTS', 'QuickstartRun', 'ExportRun']
 
 # %% ../nbs/06_commands.ipynb #84ec836e
+STAGES = ('tokenizer', 'cpt', 'sft', 'dpo', 'eval')   # the quickstart's stages, in the order they run
+STAGE_NEEDS = dict(sft='cpt', dpo='sft', eval='cpt')  # a stage that starts from another's output
+
 class QuickstartRun(Config):
     "What `azllm quickstart` takes."
     out: str = 'runs/quickstart'              # run directory (replaced atomically when the run finishes)
-    small: bool = False                       # fewer tokenizer sizes and a few steps per stage: every stage in about a minute
+    small: bool = False                       # fewer tokenizer sizes and a few steps per stage: every stage in a few minutes
+    stages: list[Literal[STAGES]] = list(STAGES)  # stages to run, from: tokenizer cpt sft dpo eval (the tokenizer stage always runs)
     overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
+
+    @model_validator(mode='after')
+    def _needs(self):
+        for s in self.stages:
+            if (need := STAGE_NEEDS.get(s)) and need not in self.stages:
+                raise AzllmError(f"stages: {s} needs {need} (it starts from {need}'s output): add it, e.g. --stages {' '.join(x for x in STAGES if x in self.stages or x == need)}")
+        return self
 
 QUICKSTART = QuickstartRun()                  # its defaults, for `azllm.pipeline.quickstart`
 

@@ -334,7 +334,9 @@ def config_flag(p:argparse.ArgumentParser, # the (sub)command's parser
     elif t is int: args['type'] = int_in(*_int_bounds(f), why_lo) if _int_bounds(f)[0] is not None else int
     elif t is float: args['type'] = float
     args.update(kw)
-    if args['default'] is not None and not args['required']: args['help'] += f" (default: {args['default']})"
+    if args['default'] is not None and not args['required']:
+        d = args['default']
+        args['help'] += f" (default: {' '.join(map(str, d)) if isinstance(d, (list, tuple)) else d})"
     return (into or p).add_argument(flag, **args)
 
 def config_from_args(a:argparse.Namespace, # what `parse_args` returned for a command built with `config_flag`

@@ -320,7 +320,7 @@ def _above_bars(progress:bool):
 def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically when the run finishes)
                custom_sizes=(4000, 8000, 16000, 32000), # custom tokenizer sizes to sweep
                extend_sizes=(2000, 8000, 16000), # extension sizes to sweep
-               stages=('tokenizer', 'cpt', 'sft', 'dpo', 'eval'), # which stages to run (tokenizer is always run)
+               stages=tuple(QUICKSTART.stages), # which stages to run (tokenizer is always run; `QuickstartRun` checks what each needs)
                progress:bool=True, # show the stage bar and, under it, the current stage's own bars
                eval_docs:int|None=None, # evaluate on the first N validation documents only (None: all)
                prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)

@@ -159,7 +159,9 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
         info['lora_kernels'] = apply_lora_kernels(model)
         if info['lora_kernels']['mlp']: info['liger'] = [k for k in info['liger'] if k != 'swiglu']
     if cfg.grad_checkpointing:
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
+        # transformers 5.2x renamed it activation checkpointing (the old name warns); older releases know only the old one
+        if hasattr(model, 'activation_checkpointing_enable'): model.activation_checkpointing_enable(activation_checkpointing_kwargs={'use_reentrant': False})
+        else: model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})
         if hasattr(model, 'enable_input_require_grads'): model.enable_input_require_grads()
     return info
 

@@ -4,7 +4,7 @@ is shared by every test of this file."""
 import json, re
 from pathlib import Path
 import pytest
-from conftest import azllm
+from conftest import azllm, azllm_in
 
 pytestmark = pytest.mark.slow
 
@@ -41,12 +41,13 @@ def test_chat_on_the_sft_output_from_another_directory(qs):
 
 
 def test_export_merge_and_adapter_copy_from_another_directory(qs):
-    r = azllm('export', f"{qs['rel']}/sft", '--merge', '--out', 'merged', cwd=qs['elsewhere'])
+    "In this process (what a process alone shows, its stderr, the chat test above checks)."
+    r = azllm_in('export', f"{qs['rel']}/sft", '--merge', '--out', 'merged', cwd=qs['elsewhere'])
     assert r.returncode == 0, r.stderr
     assert (qs['elsewhere']/'merged'/'model.safetensors').exists()
-    r = azllm('chat', 'merged', '--prompt', 'Salam', '--max-new-tokens', 4, cwd=qs['elsewhere'])
+    r = azllm_in('chat', 'merged', '--prompt', 'Salam', '--max-new-tokens', 4, cwd=qs['elsewhere'])
     assert r.returncode == 0, r.stderr
-    r = azllm('export', f"{qs['rel']}/sft", '--out', 'adapter', cwd=qs['elsewhere'])
+    r = azllm_in('export', f"{qs['rel']}/sft", '--out', 'adapter', cwd=qs['elsewhere'])
     assert r.returncode == 0, r.stderr
     assert (qs['elsewhere']/'adapter'/'adapter_config.json').exists() and (qs['elsewhere']/'adapter'/'tokenizer.json').exists()
 
