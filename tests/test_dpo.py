@@ -165,7 +165,8 @@ def logged(run, key='loss'): return {r['step']: r[key] for r in map(json.loads, 
 
 @pytest.mark.slow
 def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, dpo_files, capsys):
-    from test_engine import train_here, kill_at
+    from test_engine import train_here
+    from test_kills import kill_at
     full = tmp_path/'full'
     train_here(write_dpo(tmp_path/'full.yml', small_tokenizer, full, dpo_files))
     run = tmp_path/'killed'

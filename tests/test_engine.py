@@ -1,9 +1,9 @@
-"""The training engine on CPU, for CPT and SFT: DDP and FSDP2 against one process, SIGKILL at every point of a
-checkpoint save and exact resume, one run per directory, resume refuses a changed config, untrusted checkpoints."""
-import json, os, pickle, shutil, signal, subprocess, sys, time
+"""The training engine on CPU, for CPT and SFT: DDP and FSDP2 against one process, resume refuses a changed config,
+untrusted checkpoints, one run per directory. Kills at every instant and their resume: tests/test_kills.py."""
+import json, os, pickle, shutil, subprocess, sys, time
 from pathlib import Path
 import pytest, yaml
-from conftest import azllm, azllm_in, DATA, ROOT
+from conftest import azllm_in, DATA, ROOT
 
 TOL = 1e-5   # relative; fp32 on CPU: the sums are reordered across processes, nothing else differs
 ENV = {**os.environ, 'OMP_NUM_THREADS': '1'}
@@ -102,63 +102,6 @@ def test_sft_ddp_and_fsdp2_match_one_process_with_and_without_the_lora_kernels(t
         load_adapted(tmp_path/run)                     # loads with peft onto its base
     vals = [[r['val_loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'val_loss' in r] for run in ('one', 'ddp', 'fsdp')]
     assert len(vals[0]) == 2 and vals[1] == pytest.approx(vals[0], rel=TOL) and vals[2] == pytest.approx(vals[0], rel=TOL)
-
-def kill_at(point, cfg, run):
-    "Run `cfg` with the save hook armed: the process SIGKILLs itself at `point` of its first checkpoint save."
-    r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg, env={**os.environ, 'OMP_NUM_THREADS': '1', 'AZLLM_CRASH_AT': point}, ok=False)
-    assert r.returncode == -signal.SIGKILL, (point, r.returncode, r.stderr[-2000:])
-    assert not (run/'final').exists()
-
-
-KILL_RUN = dict(max_steps=6, save_every=2, keep_last=1, grad_accum=1)
-
-@pytest.fixture(scope='module')
-def uninterrupted(tmp_path_factory, small_tokenizer):
-    "The losses of the run below when nothing kills it: one reference for every kill point."
-    full = tmp_path_factory.mktemp('full')/'run'
-    train_here(write_cfg(full.parent/'full.yml', small_tokenizer, full, **KILL_RUN))
-    return losses(full)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize('point', ['after_shards', 'before_sidecar', 'before_commit', 'after_commit', 'after_prune'])
-def test_killed_at_every_point_of_a_save_resumes_exactly(tmp_path, small_tokenizer, uninterrupted, point):
-    run = tmp_path/'killed'
-    cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, run, **KILL_RUN)
-    kill_at(point, cfg, run)
-    train_here(cfg)                                               # no hand's help: resume: auto
-    again, want = losses(run), uninterrupted
-    assert sorted(again) == list(range(1, 7))
-    for s in want: assert again[s] == pytest.approx(want[s], rel=TOL), (point, s)
-    left = sorted(p.name for p in (run/'checkpoints').iterdir())
-    assert left == ['.azllm-output.json', 'step_000006'], left    # debris cleaned, keep_last honoured; the marker of the run that owns it
-
-
-@pytest.mark.slow
-def test_sft_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer, sft_files, capsys):
-    full = tmp_path/'full'
-    train_here(write_sft(tmp_path/'full.yml', small_tokenizer, full, sft_files, grad_accum=1))
-    run = tmp_path/'killed'
-    cfg = write_sft(tmp_path/'sft.yml', small_tokenizer, run, sft_files, grad_accum=1)
-    kill_at('after_commit', cfg, run)
-    capsys.readouterr()
-    train_here(cfg)
-    assert 'resumed from' in ''.join(capsys.readouterr())
-    again, want = losses(run), losses(full)
-    for s in want: assert again[s] == pytest.approx(want[s], rel=TOL), s
-
-
-@pytest.mark.slow
-def test_two_runs_on_one_directory(tmp_path, small_tokenizer):
-    cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run', max_steps=400, save_every=400)
-    p = subprocess.Popen([sys.executable, '-m', 'azllm.cli', 'train', str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline and not (tmp_path/'run'/'log.jsonl').exists(): time.sleep(0.1)
-        r = azllm('train', cfg)
-        assert r.returncode == 2 and 'is in use by another run' in r.stderr and 'Traceback' not in r.stderr, r.stderr[-2000:]
-    finally:
-        p.kill(); p.wait()
 
 
 def run_inproc(cfg_path, *overrides):
@@ -457,53 +400,6 @@ def test_phase_change_with_resume_with_changes_is_one_line(tmp_path, small_token
     run_inproc(cfg)
     try: run_inproc(cfg, 'max_steps=2', 'phase=embeddings', 'resume_with_changes=true')
     except AzllmError as e: assert '\n' not in str(e) and 'phase' in str(e), str(e)
-
-
-@pytest.mark.slow
-def test_summary_is_complete_after_a_kill_between_the_last_commit_and_final(tmp_path, small_tokenizer):
-    cfg = _quick(tmp_path, small_tokenizer, max_steps=2, save_every=2)
-    kill_at('after_commit', cfg, tmp_path/'run')
-    run_inproc(cfg)
-    s = json.loads((tmp_path/'run'/'summary.json').read_text())
-    assert s['last'] is not None and s['last']['step'] == 2 and s['steps'] == 2
-
-
-_KILL_ON_OPEN = """
-import builtins, io, os, signal, sys
-name = sys.argv[1]
-real_open, real_os_open = builtins.open, os.open
-def die_if(path):
-    if name in os.path.basename(str(path)): os.kill(os.getpid(), signal.SIGKILL)
-def opener(file, mode='r', *a, **k):
-    f = real_open(file, mode, *a, **k)
-    if any(c in mode for c in 'wax+'): die_if(file)               # the file exists (truncated or created), nothing written yet
-    return f
-def os_opener(path, flags, *a, **k):
-    fd = real_os_open(path, flags, *a, **k)
-    if flags & (os.O_WRONLY | os.O_RDWR): die_if(path)
-    return fd
-builtins.open = io.open = opener; os.open = os_opener
-from azllm.cli import main
-sys.exit(main(['train', *sys.argv[2:]]))
-"""
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize('name', ['.azllm-output.json', '.azllm.lock'])
-def test_killed_inside_the_marker_or_lock_write_resumes(tmp_path, small_tokenizer, name):
-    "SIGKILL at the instant the start-up opens the marker or the lock for writing; the next start must go on without a hand's help."
-    cfg = _quick(tmp_path, small_tokenizer)
-    run_inproc(cfg)                                                      # a run that exists: the second start rewrites/locks
-    for args in ([str(cfg), 'max_steps=2', 'resume_with_changes=true'],):
-        r = subprocess.run([sys.executable, '-c', _KILL_ON_OPEN, name, *args], capture_output=True, text=True, env=ENV)
-        assert r.returncode in (-signal.SIGKILL, 0), r.stderr[-2000:]
-    run_inproc(cfg, 'max_steps=3', 'resume_with_changes=true')
-    assert (tmp_path/'run'/'final').exists() and max(losses(tmp_path/'run')) == 3
-    fresh = _quick(tmp_path, small_tokenizer, 'fresh')                   # and on a fresh directory, killed at its first write
-    r = subprocess.run([sys.executable, '-c', _KILL_ON_OPEN, name, str(fresh)], capture_output=True, text=True, env=ENV)
-    assert r.returncode == -signal.SIGKILL, (r.returncode, r.stderr[-2000:])
-    run_inproc(fresh)
-    assert (tmp_path/'fresh'/'final').exists()
 
 
 def _race_for_the_lock(d, barrier, results):
