@@ -25,15 +25,16 @@ from .tokenizer import has_tokenizer, resolve_tokenizer, LLAMA3_NAME
 from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
-                           pairs_table, plot_controls)
+                           pairs_table, plot_controls, generation_checks, generation_notes)
 
 
 # %% auto #0
 __all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents',
            'resolve_model', 'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat', 'twin_spec',
            'untrained_twin', 'evaluate_model', 'score_floors', 'eval_controls', 'plot_bpb', 'tokenizer_groups',
-           'plot_fertility', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table', 'generations_table',
-           'controls_sections', 'eval_sections', 'eval_data', 'item_data', 'run_eval']
+           'plot_fertility', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table', 'task_outputs',
+           'generation_check_sections', 'generations_table', 'controls_sections', 'eval_sections', 'eval_data',
+           'item_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -452,6 +453,22 @@ def task_generations_table(results:dict, # model -> `evaluate_model` result
     cols |= {m: [_cell(r['outputs'].get(task, {}).get(i, '')) for i in ids] for m, r in results.items()}
     return pd.DataFrame(cols, index=pd.Index(ids, name='item'))
 
+def task_outputs(results:dict, # model -> `evaluate_model` result
+                 floors:dict|None=None, # from `score_floors`: their answers too
+                ) -> dict:
+    "{generate_until task: {model or floor: {doc_id: text}}}: every generated answer, the models' first, then their untrained twins'."
+    out = {}
+    for n, r in {**results, **(floors or {})}.items():
+        for t, o in (r.get('outputs') or {}).items(): out.setdefault(t, {})[n] = o
+    return out
+
+def generation_check_sections(outputs:dict, # from `task_outputs`
+                             ) -> list:
+    "For each generation task: what the models wrote, counted (`generation_checks`), and in sentences what the scores cannot tell (`generation_notes`)."
+    return [x for t, o in outputs.items() for x in (
+        f"**{t}: what the models wrote** (every answer in `item_scores.json`): distinct and empty answers, the most frequent one, "
+        "and the models that wrote exactly the same answers.", generation_checks(o), '\n'.join(f'- {s}' for s in generation_notes(o, t)) or None)]
+
 def generations_table(results:dict, # model -> `evaluate_model` result
                      ) -> pd.DataFrame:
     "Prompts as rows, each model's output as a column (markdown-safe)."
@@ -488,7 +505,8 @@ def eval_sections(results:dict, # model -> `evaluate_model` result
         sec['Benchmarks'] = controls_sections(ctl) if ctl and ctl['scores'] else [BENCH_NOTE, benchmark_table(bench), plot_benchmarks(bench)]
         for t in dict.fromkeys(t for r in results.values() for t in r.get('outputs', {})):
             sec[f'Generation task: {t}'] = [f"The first items of `{t}`: the question, the reference answer and each model's greedy "
-                                            "output (every output in `item_scores.json`). Scores above.", task_generations_table(results, t)]
+                                            "output (every output in `item_scores.json`). Scores above.", task_generations_table(results, t),
+                                            *generation_check_sections({t: task_outputs(results, floors)[t]})]
     if runs: sec['Training curves'] = ['Loss per token of each run (train; valid where recorded). Per-token losses compare '
                                        'runs that share a tokenizer only.', plot_losses(runs)]
     return sec
@@ -498,7 +516,7 @@ def eval_data(results:dict, # model -> `evaluate_model` result
               floors:dict|None=None, # from `score_floors`
               ctl:dict|None=None, # from `eval_controls`
              ) -> dict:
-    "The figures of report.json: bpb, perplexity, fertility, generations, benchmarks (stable keys), validation, runs, seconds."
+    "The figures of report.json: bpb, perplexity, fertility, generations, benchmarks (stable keys), validation, runs, seconds, generation checks."
     prompts = list(dict.fromkeys(p for r in results.values() for p in r['generations']))
     return dict(bpb={n: r['bpb'] for n, r in results.items()}, perplexity={n: r['perplexity'] for n, r in results.items()},
                 fertility={n: r['fertility'] for n, r in results.items()},
@@ -510,7 +528,9 @@ def eval_data(results:dict, # model -> `evaluate_model` result
                 **({'benchmarks': {n: r['benchmarks'] for n, r in results.items()}} if any(r.get('benchmarks') for r in results.values()) else {}),
                 **({'floors': {n: {k: f[k] for k in ('of', 'seed', 'shape', 'tokenizer', 'bpb', 'perplexity', 'loss', 'benchmarks')}
                                for n, f in floors.items()}} if floors else {}),
-                **({'controls': ctl} if ctl else {}))
+                **({'controls': ctl} if ctl else {}),
+                **({'generation_checks': {t: generation_checks(o).to_dict(orient='index') for t, o in outs.items()}}
+                   if (outs := task_outputs(results, floors)) else {}))
 
 def item_data(results:dict, # model -> `evaluate_model` result
               floors:dict|None=None, # from `score_floors`

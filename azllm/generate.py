@@ -6,6 +6,7 @@ Docs: https://azllm.github.io/azllm/generate.html.md"""
 
 # %% ../nbs/28_generate.ipynb #6acae71d
 from __future__ import annotations
+import contextlib
 from pathlib import Path
 from pydantic import Field
 from .core import AzllmError, Config
@@ -13,7 +14,8 @@ from .tokenizer import load_tokenizer, resolve_tokenizer, EOT
 from .chats import check_chat_tokenizer
 
 # %% auto #0
-__all__ = ['SAMPLING', 'Sampling', 'load_chat_model', 'check_sampling', 'stop_ids', 'generate', 'chat']
+__all__ = ['SAMPLING', 'SMALL_MODEL', 'Sampling', 'decode_threads', 'load_chat_model', 'check_sampling', 'stop_ids', 'generate',
+           'chat']
 
 # %% ../nbs/28_generate.ipynb #a8814a5d
 class Sampling(Config):
@@ -23,6 +25,21 @@ class Sampling(Config):
     top_p: float = Field(1.0, gt=0, le=1)       # nucleus sampling with temperature > 0: keep the smallest set of tokens whose probability reaches P, 1 for all of them
 
 SAMPLING = Sampling()                           # every default, for `generate` and `chat`
+
+# %% ../nbs/28_generate.ipynb #d2a96b43
+SMALL_MODEL = 100_000_000   # parameters under which a model decodes on one CPU thread (Llama 3.2 1B has 1.2 billion)
+
+@contextlib.contextmanager
+def decode_threads(model, # the model about to decode
+                  ):
+    "One CPU thread while a small model decodes (its kernels are too small to share: a second thread only waits); the setting is restored after."
+    import torch
+    params = list(model.parameters())
+    small = bool(params) and params[0].device.type == 'cpu' and sum(p.numel() for p in params) < SMALL_MODEL
+    n = torch.get_num_threads()
+    if small: torch.set_num_threads(1)
+    try: yield
+    finally: torch.set_num_threads(n)
 
 # %% ../nbs/28_generate.ipynb #440e9e6b
 def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run directory with an adapter
@@ -74,7 +91,7 @@ def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_m
               else dict(do_sample=False, temperature=None, top_p=None, top_k=None))
     streamer = TextStreamer(tok, skip_prompt=True, skip_special_tokens=True) if stream else None
     model.eval()                        # dropout (LoRA's included) off: greedy decoding is then deterministic
-    with torch.no_grad():
+    with torch.no_grad(), decode_threads(model):
         ids = model.generate(**enc, max_new_tokens=max_new_tokens, eos_token_id=stop, streamer=streamer,
                              pad_token_id=tok.pad_token_id if tok.pad_token_id is not None else stop[0], **sample)
     return tok.decode(ids[0, enc['input_ids'].shape[1]:], skip_special_tokens=True).strip()

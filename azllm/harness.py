@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 
 # %% ../nbs/39_harness.ipynb #82330298
 from __future__ import annotations
-import contextlib, functools, io, json, logging, math, os, random, time
+import collections, contextlib, functools, inspect, io, json, logging, math, os, random, time
 from unittest import mock
 from pathlib import Path
 import numpy as np
@@ -14,12 +14,14 @@ import pandas as pd
 import torch
 import azllm
 from .core import AzllmError, write_json, hub_offline
+from .generate import decode_threads
 
 # %% auto #0
 __all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'read_task', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
            'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
            'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
-           'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls']
+           'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls',
+           'generation_checks', 'generation_notes']
 
 # %% ../nbs/39_harness.ipynb #d7a36524
 COLORS = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3', '#937860', '#da8bc3', '#8c8c8c']   # one palette for every plot of a report
@@ -110,6 +112,10 @@ def load_tasks(tasks:list[str], # names, YAML files or task directories (the bun
                offline:bool|None=None, # use local data only; None: when the Hub cannot be reached
               ) -> tuple:
     "Check that every task exists and its data can be read, one task at a time; return (task manager, names)."
+    return _load_each(tasks, offline)[:2]
+
+def _load_each(tasks, offline) -> tuple:
+    "`load_tasks`, and what lm-eval built for each name: (task manager, names, {name: lm-eval's task dict})."
     _lm_eval()
     if isinstance(tasks, str): tasks = [tasks]
     if not tasks: raise AzllmError("no tasks given: name lm-eval tasks (e.g. az, az_text_bpb) or task directories")
@@ -117,18 +123,23 @@ def load_tasks(tasks:list[str], # names, YAML files or task directories (the bun
         tm = task_manager(list(tasks))
         names = task_names(list(tasks))
         offline = hub_offline(datasets=True) if offline is None else offline
+        loaded = {}
         for n in names:
-            t0 = time.perf_counter()
             try:
-                with local_files_only(offline): tm.load([n])
+                with local_files_only(offline): loaded[n] = tm.load([n])
             except KeyError: raise AzllmError(f"task {n!r}: no such lm-eval task (not in azllm/tasks, the given directories or "
                                               f"lm-eval {_lm_eval().__version__}); see `lm_eval ls tasks`") from None
             except Exception as e:
                 where = 'offline and not in the local cache' if offline else 'download failed'
                 raise AzllmError(f"task {n!r}: its data cannot be fetched ({where}): {_reason(e)}") from None
-    return tm, names
+    return tm, names, loaded
 
 # %% ../nbs/39_harness.ipynb #a4d33d9b
+def _keeps_logits(model) -> bool:
+    "Whether a causal LM's forward takes `logits_to_keep` (transformers' CausalLMs do), a PeftModel's through its base."
+    base = model.get_base_model() if hasattr(model, 'get_base_model') else model
+    return 'logits_to_keep' in inspect.signature(base.forward).parameters
+
 def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local directory, a PeftModel) and its tokenizer
                batch_size:int=8, # requests per forward pass
                max_length:int|None=None, # longest input in tokens (None: the model's own)
@@ -149,13 +160,38 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
             # the cut finds it, then drop the special tokens that are left.
             dec = self.tok_decode
             self.tok_decode = lambda tokens, skip_special_tokens=False: dec(tokens, skip_special_tokens=skip_special_tokens)
-            try: out = super().generate_until(requests, disable_tqdm)
+            try:
+                with decode_threads(self.model): out = super().generate_until(requests, disable_tqdm)
             finally: del self.tok_decode
             specials = sorted((t.content for t in self.tokenizer.added_tokens_decoder.values() if t.special), key=len, reverse=True)
             for i, s in enumerate(out):
                 for t in specials: s = s.replace(t, '')
                 out[i] = s
             return out
+        def _loglikelihood_tokens(self, requests, disable_tqdm=False, override_bs=None):
+            # lm-eval projects every position of every request onto the whole vocabulary and takes its log-softmax, then
+            # reads the few positions of the continuation: with Llama 3's 128,256 tokens on a small model that is most of
+            # the work. The same requests in the same right-padded batches, the head kept to the positions from the first
+            # scored token of the batch on (`logits_to_keep`).
+            if self.backend != 'causal' or self.batch_size == 'auto' or not _keeps_logits(self.model): return super()._loglikelihood_tokens(requests, disable_tqdm, override_bs)
+            res, bs = [None] * len(requests), override_bs or self.batch_size
+            order = sorted(range(len(requests)), key=lambda i: -len(requests[i][1]) - len(requests[i][2]))
+            for b in range(0, len(order), bs):
+                idx = order[b:b + bs]
+                inps = [(requests[i][1] + requests[i][2])[-(self.max_length + 1):][:-1] for i in idx]   # as lm-eval truncates
+                first = [len(x) - len(requests[i][2]) for i, x in zip(idx, inps)]
+                batch = torch.zeros(len(idx), max(map(len, inps)), dtype=torch.long)                  # lm-eval pads with 0s too
+                for r, x in enumerate(inps): batch[r, :len(x)] = torch.tensor(x)
+                lo = min(first)
+                with torch.no_grad(), torch.autocast(self.device.type, dtype=self.mixed_precision_dtype, enabled=self.mixed_precision_dtype is not None):
+                    logits = self.model(batch.to(self.device), logits_to_keep=torch.arange(lo, batch.shape[1], device=self.device)).logits
+                logp = torch.log_softmax(logits, dim=-1, dtype=self.softmax_dtype)
+                for r, (i, x, f) in enumerate(zip(idx, inps, first)):
+                    cont = torch.tensor(requests[i][2], device=logp.device)
+                    rows = logp[r, f - lo:len(x) - lo]
+                    res[i] = (float(rows.gather(1, cont[:, None]).sum()), bool((rows.argmax(-1) == cont).all()))
+                    if requests[i][0] is not None: self.cache_hook.add_partial('loglikelihood', requests[i][0], res[i])
+            return res
     # HFLM re-ties the input and output embeddings of the model it is given; the model comes loaded and tied as azllm wants
     # it, and re-tying breaks a PeftModel whose adapter keeps its own copy of the tied embeddings (`modules_to_save`)
     model.tie_weights = lambda *args, **kwargs: None
@@ -169,12 +205,11 @@ def _jsonable(obj):
     from lm_eval.utils import handle_non_serializable
     return json.loads(json.dumps(obj, default=handle_non_serializable))
 
-def _merge(raws:list[dict]) -> dict:
-    "One results dict from several `simple_evaluate` runs over disjoint tasks."
-    out = raws[0]
-    for r in raws[1:]:
-        for k in ('results', 'group_subtasks', 'configs', 'versions', 'n-shot', 'higher_is_better', 'n-samples', 'samples'): out.setdefault(k, {}).update(r.get(k, {}))
-    return out
+def _first_docs(loaded:dict, # name -> lm-eval's task dict (`_load_each`)
+                limit:dict, # name -> N
+               ) -> dict:
+    "lm-eval's `samples` for a limit per task: {task: [0, ..., N-1]} for every task a limited name holds (a tag or group: each of its tasks)."
+    return {t: list(range(min(limit[n], len(task.eval_docs)))) for n, d in loaded.items() if n in limit for t, task in d['tasks'].items()}
 
 @functools.cache
 def _env_info() -> dict:
@@ -196,9 +231,11 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
     "lm-eval's own results dict (`simple_evaluate`) for `model` on `tasks`: results, configs, versions, n-shot, n-samples, ..."
     lm_eval = _lm_eval()
     offline = hub_offline(datasets=True) if offline is None else offline
-    tm, names = load_tasks(list(tasks), offline)           # fails fast, naming the task, before any scoring
-    by_limit = {}                                          # lm-eval takes one limit per run: one run per distinct limit
-    for n in names: by_limit.setdefault(limit.get(n) if isinstance(limit, dict) else limit, []).append(n)
+    tm, names, loaded = _load_each(list(tasks), offline)   # fails fast, naming the task, before any scoring
+    # one run for every task: lm-eval takes one `limit` per run, but a list of documents per task (`samples`); and the
+    # tasks just built, unless one is a group (its aggregate comes from lm-eval building it by name)
+    samples = _first_docs(loaded, limit) if isinstance(limit, dict) else None
+    built = [t for d in loaded.values() for t in d['tasks'].values()] if not any(d.get('groups') for d in loaded.values()) else names
     was_training = model.training; model.eval()
     lm = harness_lm(model, tok, batch_size, max_length)
     try:
@@ -207,11 +244,9 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
         import lm_eval.evaluator as lm_ev
         with _quiet(not progress), local_files_only(offline), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
              mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())):
-            raws = [lm_eval.simple_evaluate(model=lm, tasks=group, task_manager=tm, num_fewshot=num_fewshot, limit=lim,
-                                            log_samples=log_samples, verbosity='ERROR' if not progress else None)
-                    for lim, group in by_limit.items()]
+            raw = lm_eval.simple_evaluate(model=lm, tasks=built, task_manager=tm, num_fewshot=num_fewshot, limit=None if isinstance(limit, dict) else limit,
+                                          samples=samples, log_samples=log_samples, verbosity='ERROR' if not progress else None)
     finally: model.train(was_training)
-    raw = _merge(raws)
     raw['config']['limit'] = limit
     return _jsonable(raw)
 
@@ -493,3 +528,35 @@ def plot_controls(c:dict, # from `controls`
     fig.tight_layout()
     if path: fig.savefig(path, dpi=80)
     return fig
+
+# %% ../nbs/39_harness.ipynb #0dddf539
+def _short(s:str, n:int=40) -> str: return repr(s if len(s) <= n else s[:n] + '…').replace('|', '\\|')   # a cell of a markdown table
+
+def generation_checks(outputs:dict, # model -> {doc_id: generated text}, one generate_until task (`split_samples(...)['outputs'][task]`)
+                     ) -> pd.DataFrame:
+    "Per model: items, distinct and empty answers, its most frequent answer, and the models that gave exactly the same answers."
+    rows = {}
+    for n, o in outputs.items():
+        texts = [o[i].strip() for i in sorted(o)]
+        top, k = collections.Counter(texts).most_common(1)[0] if texts else ('', 0)
+        rows[n] = {'items': len(texts), 'distinct answers': len(set(texts)), 'empty answers': sum(not t for t in texts),
+                   'most frequent answer': f'{_short(top)} ×{k}', 'same answers as': ', '.join(m for m, p in outputs.items() if m != n and p == o)}
+    return pd.DataFrame.from_dict(rows, orient='index').rename_axis('model')
+
+def generation_notes(outputs:dict, # as for `generation_checks`
+                     task:str='az_sft_gen', # the task's name, for the sentences
+                    ) -> list[str]:
+    "Plain sentences where a generation task cannot tell models apart: identical answers, one answer to every item, empty answers."
+    notes, seen = [], set()
+    for n, o in outputs.items():
+        same = [m for m, p in outputs.items() if p == o]
+        if len(same) > 1 and n not in seen:
+            seen |= set(same)
+            notes.append(f"{task}: {', '.join(same[:-1])} and {same[-1]} wrote exactly the same answer to each of the {len(o)} items, "
+                         "so their scores are equal by construction: these items cannot tell them apart.")
+    for n, row in generation_checks(outputs).iterrows():
+        if row['items'] > 1 and row['distinct answers'] == 1:
+            notes.append(f"{task}: {n} wrote one answer to all {row['items']} items, " + ('an empty one (nothing but special tokens, or a stop at once): chrF 0.'
+                         if row['empty answers'] else f"{row['most frequent answer'].rsplit(' ×', 1)[0]}: it has not learnt to answer."))
+        elif row['empty answers']: notes.append(f"{task}: {row['empty answers']} of {n}'s {row['items']} answers are empty.")
+    return notes

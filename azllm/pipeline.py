@@ -169,7 +169,8 @@ def eval_step(out:Path, # run directory
              ):
     "BPB, perplexity and fertility of every model on the whole validation text, side-by-side generations, and the bundled benchmarks."
     from azllm.eval import (evaluate_model, eval_sections, eval_data, write_report, eval_table, generations_table, AZ_PROMPTS,
-                            valid_documents, score_floors, eval_controls, item_data)
+                            valid_documents, score_floors, eval_controls, item_data,
+                            task_outputs, generation_check_sections)
     from azllm.harness import controls_table, pairs_table
     tasks = dict(QUICK_TASKS if tasks is None else tasks)
     try: import lm_eval
@@ -188,7 +189,7 @@ def eval_step(out:Path, # run directory
     write_report(out/'eval', eval_sections(results, curves, floors, ctl), data=data, title='azllm quickstart: evaluation')
     if tasks: write_json(item_data(results, floors), out/'eval'/'item_scores.json')
     rep.update(bpb=data['bpb'], perplexity=data['perplexity'], generations=data['generations'], floors=data['floors'])
-    if tasks: rep.update(benchmarks=data['benchmarks'], controls=ctl)
+    if tasks: rep.update(benchmarks=data['benchmarks'], controls=ctl, generation_checks=data.get('generation_checks', {}))
     named = lambda t: 'each task of the tag az' if t == 'az' else t
     bench = ([f"Benchmarks (lm-evaluation-harness, the bundled tasks: {', '.join(f'first {n} items of {named(t)}' for t, n in tasks.items())}). "
               "Every score with its 95% interval (bootstrap over the items) beside its **floor**, the same task scored by an "
@@ -200,7 +201,9 @@ def eval_step(out:Path, # run directory
               "questions, chrF against the reference (higher is better) and the share of repeated 4-grams (rep4, lower is better). "
               "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for the method.",
               md_table(controls_table(ctl)), '**Paired tests**: each model against its floor, then each pair of models.',
-              '\n'.join(f"- {p['sentence']}" for p in ctl['pairs']), '![scores, intervals and floors](eval/controls.png)'] if tasks else
+              '\n'.join(f"- {p['sentence']}" for p in ctl['pairs']),
+              *[md_table(x) if isinstance(x, pd.DataFrame) else x for x in generation_check_sections(task_outputs(results, floors)) if x is not None],
+              '![scores, intervals and floors](eval/controls.png)'] if tasks else
              ["Benchmarks skipped: lm-evaluation-harness is not installed (`pip install 'azllm[harness]'`)."])
     rep.setdefault('_sections', {})['Stage 4: evaluation'] = '\n\n'.join([
         'Bits per byte on the whole validation text (every UTF-8 byte counted once, whatever the tokenizer), beside each model\'s '

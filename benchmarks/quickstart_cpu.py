@@ -1,6 +1,7 @@
 """Run `azllm quickstart` once and save the figures the home page shows (nbs/index.ipynb, "The quickstart on a CPU"):
 wall-clock time and the machine it ran on, bits per byte of every model beside its untrained twin, and the benchmark
-scores with their 95% intervals, floors, chance and paired tests, all read from the run's report.json.
+scores with their 95% intervals, floors, chance and paired tests, and what each model wrote on the generation task
+(distinct, empty and identical answers), all read from the run's report.json.
 
     python benchmarks/quickstart_cpu.py                      # the full quickstart (CPU: minutes), -> benchmarks/results/quickstart_cpu.json
     python benchmarks/quickstart_cpu.py --small --out /tmp/qs_small.json   # `--small`: every stage, a few steps (a check of this script)
@@ -40,7 +41,7 @@ def main(argv=None):
                bpb=rep['bpb'], floors={n: dict(of=f['of'], bpb=f['bpb']) for n, f in rep.get('floors', {}).items()},
                floor_of=rep.get('controls', {}).get('floor_of', {}), fertility={k: v['fertility'] for k, v in rep['fertility'].items()},
                sft={k: rep['sft'][k] for k in ('train_loss', 'valid_loss', 'steps')} if 'sft' in rep else None,
-               controls=rep.get('controls'))
+               controls=rep.get('controls'), generation_checks=rep.get('generation_checks'))
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
     print(f'{wall:.0f} s; wrote {a.out} (run kept in {run})')
 

@@ -29,3 +29,15 @@ def test_scores_are_chrf_and_repetition():
     assert abs(same['chrf'] - 100) < 1e-9 and same['rep4'] == 0
     assert loop['chrf'] < 10 and abs(loop['rep4'] - 2 / 3) < 1e-9      # 3 four-grams, all the same: 2 repeat the first
     assert repetition_rate('') == 0.0
+
+
+def test_repetition_is_seen_without_whitespace():
+    "Tiny models print one character over and over ('....', 'əəəə'): one whitespace word, but the most repetitive answer there is."
+    from azllm.tasks.sft_gen import process_results, repetition_rate
+    ref = 'Balansınızı *100# kodu ilə yoxlaya bilərsiniz. Zəng 111-ə pulsuzdur.'
+    for babble in ('.' * 96, 'ə' * 96, '!' * 10):
+        assert repetition_rate(babble) > 0.6, babble
+        assert process_results({'answer': ref}, [babble])['rep4'] == repetition_rate(babble)
+    assert repetition_rate(ref) == 0.0 and repetition_rate('Bu 10000 AZN deyil, 111-dir.') == 0.0     # digits and numbers stay fluent
+    rows = [json.loads(l) for l in (TASKS_DIR/'az_sft_gen.jsonl').read_text(encoding='utf-8').splitlines()]
+    assert sum(repetition_rate(r['answer']) for r in rows) / len(rows) < 0.01                          # the references do not repeat

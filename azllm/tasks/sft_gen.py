@@ -1,11 +1,17 @@
-"The data path and per-item metrics of `az_sft_gen` (see az_sft_gen.yaml): chrF against the reference answer, and the share of repeated word 4-grams."
+"The data path and per-item metrics of `az_sft_gen` (see az_sft_gen.yaml): chrF against the reference answer, and the share of repeated 4-grams (words and punctuation marks)."
+import re
 from pathlib import Path
 
 data_file = str(Path(__file__).resolve().parent/'az_sft_gen.jsonl')   # absolute: lm-eval resolves data_files against the working directory
 
+# words and punctuation marks, each mark a token of its own (as BLEU's 13a tokenizer splits them), and a run of one letter
+# (three or more) taken letter by letter: a model that prints "........" or "əəəəəəəə" has one whitespace "word" and no
+# 4-gram at all, yet it is the most repetitive answer there is
+_WORDS, _RUN = re.compile(r'\w+|[^\w\s]'), re.compile(r'(\w)\1{2,}')
+
 def repetition_rate(text:str, n:int=4) -> float:
-    "Share of the word n-grams of `text` that repeat an earlier one (0: none repeats; near 1: one phrase over and over)."
-    words = text.split()
+    "Share of the n-grams of `text` (words, punctuation marks, letters of a run) that repeat an earlier one (0: none repeats; near 1: one phrase over and over)."
+    words = _WORDS.findall(_RUN.sub(lambda m: ' '.join(m.group()), text))
     grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
     return 1 - len(set(grams)) / len(grams) if grams else 0.0
 
