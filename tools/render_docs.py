@@ -189,11 +189,11 @@ def main():
                                                mermaid=f"vendor/{VENDOR['mermaid']}" if has_mermaid else '')), set(nbs), site))
     # a page takes a second or two of Jinja and Markdown rendering, all CPU: the pages are shared among one forked child per
     # core (forked: nothing is imported again; nbdev's processing leaves `__main__` such that a Pool cannot pickle a function)
-    children = []
-    for k in range(min(len(jobs), os.cpu_count() or 1)):
+    children, n = [], min(len(jobs), os.cpu_count() or 1)
+    for k in range(n):
         if (pid := os.fork()) == 0:
             try:
-                for job in jobs[k::os.cpu_count() or 1]: (out/f'{job[0]}.html').write_text(html_page(job), encoding='utf-8')
+                for job in jobs[k::n]: (out/f'{job[0]}.html').write_text(html_page(job), encoding='utf-8')
             except BaseException as e: print(f'page rendering failed: {e!r}', file=sys.stderr); os._exit(1)
             os._exit(0)
         children.append(pid)
