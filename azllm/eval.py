@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/eval.html.md"""
 
 # %% ../nbs/40_eval.ipynb #eaf191e7
 from __future__ import annotations
-import contextlib, copy, hashlib, json, os, re, shutil, tempfile, time
+import copy, hashlib, json, os, re, shutil, tempfile, time
 from pathlib import Path
 from typing import Literal, Optional, Union
 import pandas as pd
@@ -186,8 +186,6 @@ def load_for_eval(path:str, # model dir, hub id, preset:NAME, or an SFT output (
     return model.eval(), tok, src
 
 # %% ../nbs/40_eval.ipynb #de0bd0a7
-def _autocast(cuda:bool): return torch.autocast('cuda', dtype=torch.bfloat16) if cuda else contextlib.nullcontext()
-
 @torch.no_grad()
 def score_text(model, tok, # a causal LM and its tokenizer
                docs:list[str], # held-out documents
