@@ -41,3 +41,19 @@ def test_repetition_is_seen_without_whitespace():
     assert repetition_rate(ref) == 0.0 and repetition_rate('Bu 10000 AZN deyil, 111-dir.') == 0.0     # digits and numbers stay fluent
     rows = [json.loads(l) for l in (TASKS_DIR/'az_sft_gen.jsonl').read_text(encoding='utf-8').splitlines()]
     assert sum(repetition_rate(r['answer']) for r in rows) / len(rows) < 0.01                          # the references do not repeat
+
+
+def test_every_answer_gets_the_same_byte_budget_whatever_the_tokenizer():
+    "The budget holds every reference; the task's token cap reaches it under the Llama 3 tokenizer (about 2.5 bytes a token)."
+    import yaml
+    from azllm.tasks.sft_gen import BYTE_BUDGET, clip_bytes, process_results
+    from azllm.tokenizer import load_tokenizer
+    assert clip_bytes('ə' * 400) == 'ə' * 300 and clip_bytes('a' + 'ə' * 400) == 'a' + 'ə' * 299     # 2 bytes each, never half of one
+    ref = 'Balansınızı *100# kodu ilə yoxlaya bilərsiniz.'
+    assert process_results({'answer': ref}, [ref + ' ' + 'x' * 5000]) == process_results({'answer': ref}, [clip_bytes(ref + ' ' + 'x' * 5000)])
+    answers = [json.loads(l)['answer'] for l in (TASKS_DIR/'az_sft_gen.jsonl').read_text(encoding='utf-8').splitlines()]
+    assert max(len(a.encode()) for a in answers) <= BYTE_BUDGET
+    cap = yaml.load((TASKS_DIR/'az_sft_gen.yaml').read_text(), Loader=yaml.BaseLoader)['generation_kwargs']['max_gen_toks']
+    llama3 = [len(ids) for ids in load_tokenizer()(answers, add_special_tokens=False)['input_ids']]
+    assert max(llama3) <= int(cap)
+    assert int(cap) * sum(len(a.encode()) for a in answers) / sum(llama3) >= BYTE_BUDGET
