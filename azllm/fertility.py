@@ -12,7 +12,7 @@ from typing import Iterable
 import pandas as pd
 from tqdm import tqdm
 from .core import AzllmError
-from .tokenizer import train_tokenizer, extend_tokenizer, load_tokenizer
+from .tokenizer import train_tokenizer, extend_tokenizers, load_tokenizer
 
 # %% auto #0
 __all__ = ['CONTEXT_128K', 'AZ_EXAMPLE_WORDS', 'PLOT_TAG', 'fertility_stats', 'compare_tokenizers', 'segment',
@@ -76,9 +76,12 @@ def vocab_sweep(train_docs:list[str], # training documents
     base = load_tokenizer(base) if base is None or isinstance(base, (str, Path)) else base
     toks = {'base': base}
     jobs = [('custom', n) for n in custom_sizes] + [('extended', n) for n in extend_sizes]
-    for kind, n in tqdm(jobs, desc='tokenizer sweep', disable=not progress, leave=None):
-        toks[f'{kind}-{n}'] = (train_tokenizer(train_docs, n, min_frequency, quiet=True) if kind == 'custom'   # the table
-                               else extend_tokenizer(base, train_docs, n, min_frequency, quiet=True))  # shows asked and got
+    with tqdm(total=len(custom_sizes) + bool(extend_sizes), desc='tokenizer sweep', disable=not progress, leave=None) as bar:
+        for n in custom_sizes:                    # the table shows the size asked for and the size got
+            toks[f'custom-{n}'] = train_tokenizer(train_docs, n, min_frequency, quiet=True); bar.update()
+        if extend_sizes:                          # one run of the merges gives every size (`extend_tokenizers`)
+            toks.update({f'extended-{n}': t for n, t in extend_tokenizers(base, train_docs, extend_sizes, min_frequency, quiet=True).items()})
+            bar.update()
     df = compare_tokenizers(toks, valid_docs)
     df.insert(0, 'method', ['base'] + [k for k, _ in jobs])
     df.insert(1, 'requested', [len(base)] + [n for _, n in jobs])

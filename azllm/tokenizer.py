@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/tokenizer.html.md"""
 
 # %% ../nbs/10_tokenizer.ipynb #3a6bb9d9
 from __future__ import annotations
-import heapq, json, os, sys
+import heapq, json, os, sys, tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Iterable, Literal, Optional
@@ -20,8 +20,9 @@ from .data import read_documents
 # %% auto #0
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
-           'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizer', 'save_tokenizer',
-           'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer', 'FertilityRun']
+           'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizers', 'extend_tokenizer',
+           'save_tokenizer', 'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer',
+           'FertilityRun']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -187,6 +188,46 @@ def _learn_merges(words:dict[tuple, int], # segmented pre-token -> count
     return merges
 
 # %% ../nbs/10_tokenizer.ipynb #cf58e909
+def extend_tokenizers(base:PreTrainedTokenizerFast, # the tokenizer to extend (kept unchanged)
+                      texts:Iterable[str], # documents in the new language
+                      sizes:Iterable[int], # numbers of new tokens, one tokenizer each
+                      min_frequency:int=2, # a pair must occur this often to be merged
+                      quiet:bool=False, # do not print the line saying fewer tokens were added than asked
+                     ) -> dict[int, PreTrainedTokenizerFast]:
+    "Extensions of `base` by each of `sizes` BPE tokens learned on `texts`, from one run of the merges; every base id is kept."
+    sizes = list(sizes)
+    if not sizes or min(sizes) < 1: raise AzllmError(f"--add must be a positive number of tokens, got {min(sizes, default=0)}")
+    spec = json.loads(base.backend_tokenizer.to_str())
+    model = spec['model']
+    if model.get('type') != 'BPE': raise AzllmError(f"can only extend a BPE tokenizer; this one is {model.get('type')}")
+    bt, base_vocab = base.backend_tokenizer, base.get_vocab()
+    words = Counter()
+    for doc in texts: words.update(piece for piece, _ in bt.pre_tokenizer.pre_tokenize_str(doc))
+    segmented = Counter()
+    for w, c in words.items(): segmented[tuple(t.value for t in bt.model.tokenize(w))] += c
+    # BPE is greedy and its choices do not depend on when it stops: the merges for n new tokens are the first ones of the
+    # merges for more, so one run at the largest size gives every smaller one
+    merges = _learn_merges(segmented, max(sizes), set(base_vocab), min_frequency)
+    # `tokenizers` numbers added (special) tokens after the model's vocabulary when it loads a file, so special
+    # tokens that sit *between* the base and the new tokens must also be entries of the model's vocabulary to keep their ids.
+    model['vocab'].update({t['content']: t['id'] for t in spec['added_tokens'] if t['content'] not in model['vocab']})
+    new, ends, seen = [], [], set(model['vocab'])        # new tokens in order, and how many merges each needed
+    for k, (a, b) in enumerate(merges, 1):
+        if a + b not in seen: seen.add(a + b); new.append(a + b); ends.append(k)
+    next_id, as_str = max(base_vocab.values()) + 1, bool(model['merges']) and isinstance(model['merges'][0], str)
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        for n in sizes:
+            cut = ends[n - 1] if n <= len(new) else len(merges)
+            m = {**model, 'vocab': {**model['vocab'], **{t: next_id + i for i, t in enumerate(new[:n])}},
+                 'merges': model['merges'] + [f'{a} {b}' if as_str else [a, b] for a, b in merges[:cut]]}
+            f = Path(d)/f'{n}.json'
+            f.write_text(json.dumps({**spec, 'model': m}, ensure_ascii=False), encoding='utf-8')
+            tok = out[n] = wrap_tokenizer(f)      # from a file: transformers reads it, no deep copy of a 128k-token object
+            tok.chat_template = base.chat_template or LLAMA3_CHAT_TEMPLATE
+            if not quiet and (msg := size_shortfall(n, len(tok) - len(base), min_frequency, add=True)): print0(msg)
+    return out
+
 def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (kept unchanged)
                      texts:Iterable[str], # documents in the new language
                      n_add:int, # number of new tokens
@@ -194,31 +235,7 @@ def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (ke
                      quiet:bool=False, # do not print the line saying fewer tokens were added than asked
                     ) -> PreTrainedTokenizerFast:
     "Add up to `n_add` BPE tokens learned on `texts` after the base vocabulary; every base id is kept."
-    if n_add < 1: raise AzllmError(f"--add must be a positive number of tokens, got {n_add}")
-    spec = json.loads(base.backend_tokenizer.to_str())
-    model = spec['model']
-    if model.get('type') != 'BPE': raise AzllmError(f"can only extend a BPE tokenizer; this one is {model.get('type')}")
-    bt = base.backend_tokenizer
-    words = Counter()
-    for doc in texts: words.update(piece for piece, _ in bt.pre_tokenizer.pre_tokenize_str(doc))
-    segmented = Counter()
-    for w, c in words.items(): segmented[tuple(t.value for t in bt.model.tokenize(w))] += c
-    merges = _learn_merges(segmented, n_add, set(base.get_vocab()), min_frequency)
-    # `tokenizers` numbers added (special) tokens after the model's vocabulary when it loads a file, so special
-    # tokens that sit *between* the base and the new tokens must also be entries of the model's vocabulary to keep their ids.
-    model['vocab'].update({t['content']: t['id'] for t in spec['added_tokens'] if t['content'] not in model['vocab']})
-    next_id = max(base.get_vocab().values()) + 1
-    added = []
-    for a, b in merges:
-        if a + b not in model['vocab'] and a + b not in added: added.append(a + b)
-    model['vocab'].update({t: next_id + i for i, t in enumerate(added)})
-    as_str = isinstance(model['merges'][0], str) if model['merges'] else False
-    model['merges'] += [f'{a} {b}' if as_str else [a, b] for a, b in merges]
-    tok = Tokenizer.from_str(json.dumps(spec))
-    out = wrap_tokenizer(tok)
-    out.chat_template = base.chat_template or LLAMA3_CHAT_TEMPLATE
-    if not quiet and (msg := size_shortfall(n_add, len(out) - len(base), min_frequency, add=True)): print0(msg)
-    return out
+    return extend_tokenizers(base, texts, [n_add], min_frequency, quiet)[n_add]
 
 # %% ../nbs/10_tokenizer.ipynb #65e652a0
 def save_tokenizer(tok:PreTrainedTokenizerFast, # the tokenizer
