@@ -147,8 +147,8 @@ def main():
         print(name, {k: v for k, v in row.items() if k not in ('losses', 'cmd', 'printed')}, flush=True)
         res['summary'] = summarize(res['runs'])
         Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
-    if a.concurrent:    # each on its own disk where the RAM disk cannot hold them all
-        started = [(n, start_row(n, a.steps, runs_dir(25 * (len(names) - i)))) for i, n in enumerate(names)]
+    if a.concurrent:    # at most one on the RAM disk: with two there, the host ran out of memory as three runs saved at once (rc -9)
+        started = [(n, start_row(n, a.steps, runs_dir(25) if i == len(names) - 1 else Path('/tmp/azllm-h200-runs'))) for i, n in enumerate(names)]
         for n, st in started: record(n, dict(finish_row(n, *st, skip=a.skip, timeout=left()), concurrent=len(names)))
     else:
         for name in names: record(name, run_row(name, a.steps, a.skip, runs_dir(60 if ROWS[name][0] == '3b' else 25), timeout=left()))
