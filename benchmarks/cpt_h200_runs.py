@@ -1,6 +1,7 @@
 """`azllm train` on one GPU, through the real command line: the HF baseline, the shipped bf16 config, the same with fp8.
 
-    python benchmarks/cpt_h200_runs.py [--rows hf,bf16,bf16_seed1,fp8] [--steps 16] [--out benchmarks/results/cpt_llama-3.2-1b_h200.json]
+    python benchmarks/cpt_h200_runs.py [--rows hf,bf16,fp8] [--steps 16] [--out benchmarks/results/cpt_llama-3.2-1b_h200.json]
+    python benchmarks/cpt_h200_runs.py --rows bf16_200,bf16_seed1_200,fp8_200 --concurrent     # the 200-step loss comparison
 
 Each row runs configs/cpt_llama-3.2-1b_1gpu.yml (random init, Llama 3 tokenizer, context 2048, data_samples/) in its own
 process, `python -m azllm.cli train CONFIG key=value ...`, and reads that run's log.jsonl and summary.json: median tokens/s
@@ -10,7 +11,12 @@ over the steps after --skip (compilation and warm-up excluded), peak GPU memory,
   bf16        the shipped config as it is (micro_batch: auto, global batch 64 x 2048, Liger fused CE, compiled layers)
   bf16_seed1  the same with seed=1: the run-to-run noise of the loss (another init and data order)
   fp8         the shipped config with precision=fp8 (float8 matmuls where they pay, bf16 elsewhere)
-  bf16_3b / fp8_3b   the same two on model=preset:llama-3.2-3b
+  bf16_3b / fp8_3b   the same two on model=preset:llama-3.2-3b, global batch 32 (a step of 64 rows takes 5 s there; tokens/s
+              do not depend on it)
+  bf16_200, bf16_seed1_200, fp8_200   the loss comparison: 200 steps of the shipped config at global batch 8 (micro-batch 8,
+              16k tokens a step, so three runs fit one device call), warmup 20 steps; seed 0 and seed 1 in bf16 give the
+              run-to-run noise of the loss, fp8 seed 0 is compared with bf16 seed 0 against it. --concurrent runs them at once on
+              the one GPU (their tokens/s are then not a speed figure and are marked so).
 Rows already in --out are kept (one device call may not fit them all). The limit: 790 TFLOP/s / 6N tokens/s.
 """
 import argparse, json, os, platform, shutil, statistics, subprocess, sys, time
@@ -20,35 +26,54 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = 'configs/cpt_llama-3.2-1b_1gpu.yml'
 PEAK, PARAMS = 790e12, {'1b': 1_235_814_400, '3b': 3_212_749_824}   # dense bf16 matmul rate measured on the H200; all parameters (tied)
-ROWS = {
-    'hf': ('1b', ['liger=false', 'compile=false', 'micro_batch=12', 'global_batch=48']),
-    'bf16': ('1b', []),
-    'bf16_seed1': ('1b', ['seed=1']),
-    'fp8': ('1b', ['precision=fp8']),
-    'bf16_3b': ('3b', ['model=preset:llama-3.2-3b']),
-    'fp8_3b': ('3b', ['model=preset:llama-3.2-3b', 'precision=fp8']),
+LOSS_RUN = ['global_batch=8', 'micro_batch=8']   # the 200-step comparison: 16k tokens a step
+ROWS = {   # name: (shape, overrides, steps (None: --steps), warmup steps)
+    'hf': ('1b', ['liger=false', 'compile=false', 'micro_batch=12', 'global_batch=48'], None, 5),
+    'bf16': ('1b', [], None, 5),
+    'bf16_seed1': ('1b', ['seed=1'], None, 5),
+    'fp8': ('1b', ['precision=fp8'], None, 5),
+    'bf16_3b': ('3b', ['model=preset:llama-3.2-3b', 'global_batch=32'], None, 5),
+    'fp8_3b': ('3b', ['model=preset:llama-3.2-3b', 'global_batch=32', 'precision=fp8'], None, 5),
+    'bf16_200': ('1b', LOSS_RUN, 200, 20),
+    'bf16_seed1_200': ('1b', LOSS_RUN + ['seed=1'], 200, 20),
+    'fp8_200': ('1b', LOSS_RUN + ['precision=fp8'], 200, 20),
 }
 
 
-def runs_dir() -> Path:
-    "A RAM disk when it has room for a run's checkpoint (the 1B's is 15 GB), else /tmp."
+def runs_dir(need_gib:float=60) -> Path:
+    "A RAM disk when it has room for a run's checkpoint and final/ (the 1B's are 20 GB, the 3B's 51), else /tmp."
     shm = Path('/dev/shm')
-    if shm.is_dir() and shutil.disk_usage(shm).free > 60 * 2**30: return shm/'azllm-h200-runs'
+    if shm.is_dir() and shutil.disk_usage(shm).free > need_gib * 2**30: return shm/'azllm-h200-runs'
     return Path('/tmp/azllm-h200-runs')
 
 
-def run_row(name, steps, skip, base):
-    shape, extra = ROWS[name]
+def start_row(name, steps, base):
+    "Start row `name`'s `azllm train` in its own process: (process, command, output directory, start time)."
+    shape, extra, row_steps, warmup = ROWS[name]
+    steps = row_steps or steps
     out = base/name
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sys.executable, '-m', 'azllm.cli', 'train', CONFIG, f'output_dir={out}', f'max_steps={steps}', 'save_every=100000',
-           'warmup_steps=5', f'eval_every={steps}', 'eval_rows=32', 'tensorboard=false', *extra]
-    t = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+           f'warmup_steps={warmup}', f'eval_every={steps}', 'eval_rows=32', 'tensorboard=false', *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT), cmd, out, time.time()
+
+
+def run_row(name, steps, skip, base, timeout=None):
+    return finish_row(name, *start_row(name, steps, base), skip=skip, timeout=timeout)
+
+
+def finish_row(name, proc, cmd, out, t, skip, timeout=None):
+    "Wait for a row's process; its record from the run's log.jsonl and summary.json."
+    shape = ROWS[name][0]
+    try: stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill(); stdout, stderr = proc.communicate()
+        stderr += f'\n(killed after {timeout:.0f} s: the device call had no more time)'
     wall = round(time.time() - t, 1)
-    if r.returncode:
-        print(name, 'failed:', r.stderr[-3000:], flush=True)
-        return dict(cmd=' '.join(cmd[1:]), failed=True, rc=r.returncode, stderr_tail=r.stderr[-1500:], wall_s=wall)
+    if proc.returncode:
+        print(name, 'failed:', stderr[-3000:], flush=True)
+        shutil.rmtree(out, ignore_errors=True)
+        return dict(cmd=' '.join(cmd[1:]), failed=True, rc=proc.returncode, stderr_tail=stderr[-1500:], wall_s=wall)
     from azllm.trainer import read_log
     log = [x for x in read_log(out) if 'loss' in x]
     s = json.loads((out/'summary.json').read_text())
@@ -57,12 +82,13 @@ def run_row(name, steps, skip, base):
                batch=s.get('batch'), median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK,
                peak_mem_gib=max(x['peak_mem_gib'] for x in log), first_loss=log[0]['loss'], last_loss=log[-1]['loss'],
                losses=[round(x['loss'], 4) for x in log], val_loss=s.get('val_loss'), val_bpb=s.get('val_bpb'),
-               printed=[l for l in r.stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))])
+               printed=[l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))])
     shutil.rmtree(out, ignore_errors=True)      # 15-40 GB of checkpoint per row
     return row
 
 
 def max_diff(a, b): return max(abs(x - y) for x, y in zip(a['losses'], b['losses']))
+def tail_diff(a, b, n=50): return statistics.mean(abs(x - y) for x, y in list(zip(a['losses'], b['losses']))[-n:])
 
 
 def summarize(r):
@@ -76,6 +102,14 @@ def summarize(r):
         s['fp8_over_bf16_3b'] = tp('fp8_3b') / tp('bf16_3b'); s['loss_max_abs_diff_fp8_vs_bf16_3b'] = max_diff(r['fp8_3b'], r['bf16_3b'])
     if 'loss_noise_bf16_seeds' in s and 'loss_max_abs_diff_fp8_vs_bf16' in s:
         s['fp8_loss_within_noise'] = s['loss_max_abs_diff_fp8_vs_bf16'] <= s['loss_noise_bf16_seeds']
+    if all(ok(k) for k in ('bf16_200', 'bf16_seed1_200', 'fp8_200')):   # the 200-step comparison: three measures, fp8 against the seeds
+        a, b, f = r['bf16_200'], r['bf16_seed1_200'], r['fp8_200']
+        c = dict(steps=len(a['losses']), rows=LOSS_RUN,
+                 max_abs_diff=dict(fp8_vs_bf16=max_diff(f, a), seed1_vs_seed0=max_diff(b, a)),
+                 mean_abs_diff_last_50=dict(fp8_vs_bf16=tail_diff(f, a), seed1_vs_seed0=tail_diff(b, a)),
+                 val_loss_abs_diff=dict(fp8_vs_bf16=abs(f['val_loss'] - a['val_loss']), seed1_vs_seed0=abs(b['val_loss'] - a['val_loss'])))
+        c['within_noise'] = {k: v['fp8_vs_bf16'] <= v['seed1_vs_seed0'] for k, v in c.items() if isinstance(v, dict)}
+        s['loss_200'] = c
     if ok('bf16'): s['bf16_tok_per_s'] = tp('bf16')
     s['targets'] = dict(bf16_tok_per_s=85_000, bf16_over_hf=1.8, fp8_over_bf16=1.15, fp8_over_bf16_3b=1.3)
     return s
@@ -95,7 +129,11 @@ def main():
     ap.add_argument('--steps', type=int, default=16, help='optimizer steps per run')
     ap.add_argument('--skip', type=int, default=5, help='first steps left out of the median (compilation, warm-up)')
     ap.add_argument('--out', default=str(ROOT/'benchmarks/results/cpt_llama-3.2-1b_h200.json'))
+    ap.add_argument('--concurrent', action='store_true', help='run the rows at once on the one GPU (loss comparisons; tokens/s then mean nothing)')
+    ap.add_argument('--deadline', type=float, default=None, help='seconds from now after which a running row is killed (the device call ends)')
     a = ap.parse_args()
+    end = time.time() + a.deadline if a.deadline else None
+    left = lambda: None if end is None else max(1.0, end - time.time())
     import torch
     res = dict(command='python ' + ' '.join(sys.argv), config=CONFIG, machine=platform.node(),
                gpu=torch.cuda.get_device_name() if torch.cuda.is_available() else 'cpu', versions=versions(),
@@ -103,12 +141,17 @@ def main():
     if Path(a.out).exists():
         prev = json.loads(Path(a.out).read_text())
         res['runs'] = {k: v for k, v in prev.get('runs', {}).items() if k in ROWS}
-    base = runs_dir()
-    for name in [x for x in a.rows.split(',') if x]:
-        res['runs'][name] = run_row(name, a.steps, a.skip, base)
-        print(name, {k: v for k, v in res['runs'][name].items() if k not in ('losses', 'cmd', 'printed')}, flush=True)
+    names = [x for x in a.rows.split(',') if x]
+    def record(name, row):
+        res['runs'][name] = dict(row, invocation=res['command'])
+        print(name, {k: v for k, v in row.items() if k not in ('losses', 'cmd', 'printed')}, flush=True)
         res['summary'] = summarize(res['runs'])
         Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
+    if a.concurrent:    # at most one on the RAM disk: with two there, the host ran out of memory as three runs saved at once (rc -9)
+        started = [(n, start_row(n, a.steps, runs_dir(25) if i == len(names) - 1 else Path('/tmp/azllm-h200-runs'))) for i, n in enumerate(names)]
+        for n, st in started: record(n, dict(finish_row(n, *st, skip=a.skip, timeout=left()), concurrent=len(names)))
+    else:
+        for name in names: record(name, run_row(name, a.steps, a.skip, runs_dir(60 if ROWS[name][0] == '3b' else 25), timeout=left()))
     print(json.dumps(res['summary'], indent=1))
 
 

@@ -87,7 +87,7 @@ def test_fp8_needs_fp8_tensor_cores(tmp_path, small_tokenizer, small_text):
         train(run_cfg(small_tokenizer, tmp_path/'r', small_text, precision='fp8'), progress=False)
 
 
-def test_fp8_converts_the_mlp_and_keeps_hf_names():
+def test_fp8_converts_the_large_matmuls_and_keeps_hf_names():
     pytest.importorskip('torchao')
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -97,7 +97,8 @@ def test_fp8_converts_the_mlp_and_keeps_hf_names():
     with torch.device('meta'): m = LlamaForCausalLM(LlamaConfig(vocab_size=128_256, **PRESETS['llama-3.2-3b']))
     keys = list(m.state_dict())
     names = to_float8(m)
-    assert len(names) == 3 * 28 and all(n.rsplit('.', 1)[1] in ('gate_proj', 'up_proj', 'down_proj') for n in names)
+    # the 3B: every MLP matmul and the 3072 x 3072 q and o projections; the 1024-wide k and v, and the head, stay bf16
+    assert len(names) == 5 * 28 and all(n.rsplit('.', 1)[1] in ('gate_proj', 'up_proj', 'down_proj', 'q_proj', 'o_proj') for n in names)
     assert all(isinstance(m.get_submodule(n), Float8Linear) for n in names)
-    assert not isinstance(m.model.layers[0].self_attn.q_proj, Float8Linear) and not isinstance(m.lm_head, Float8Linear)
+    assert not isinstance(m.model.layers[0].self_attn.k_proj, Float8Linear) and not isinstance(m.lm_head, Float8Linear)
     assert list(m.state_dict()) == keys                 # checkpoints and final/ keep Hugging Face's names
