@@ -69,6 +69,7 @@ def test_cli_speaks_the_run_configs_keys(capsys):
     with pytest.raises(AzllmError, match='not stage sft'): cli(str(ROOT/'configs'/'sft_tiny.yml'))
 
 
+@pytest.mark.slow                                       # torchrun: two processes
 def test_fsdp_halves_each_rank():
     "2 gloo processes: FSDP2 gives each rank exactly half of DDP's weights, gradients and AdamW moments."
     m = run_measurement(('ddp', 'fsdp2'), nproc=2, hidden=128, layers=2, vocab=32_000, heads=4, kv_heads=2, seq_len=32)
