@@ -34,6 +34,9 @@ def poss_dat(n, p):
     f = poss(n, p); return f + ('n' + A(f) if p == 3 else ('y' + A(f) if ends_vowel(f) else A(f)))
 def poss_abl(n, p):
     f = poss(n, p); return f + ('nd' if p == 3 else 'd') + A(f) + 'n'
+def poss_loc(n, p):
+    "Locative of a possessed noun: qardaşımda, qardaşında (3rd person: -nda/-ndə), bacısında."
+    f = poss(n, p); return f + ('nd' if p == 3 else 'd') + A(f)
 
 # ---------------------------------------------------------------------------------------------- verbs
 # A verb is its stem, or 'stem/stem before a vowel' (get/ged: getdi, gedir; qayıt/qayıd).
@@ -657,15 +660,12 @@ def _(rng):
     who = ['Uşaqlar', 'Tələbələr', 'Qonşular', 'Turistlər', 'İdmançılar']
     out = []
     for (m, h), w in combos(rng, places, who):
-        f = poss(h, 3); l = f + 'nd' + A(f)
-        out.append((f'{w} {m} {l} toplaşdılar.', f'{w} {m} {loc(h)} toplaşdılar.'))
+        out.append((f'{w} {m} {poss_loc(h, 3)} toplaşdılar.', f'{w} {m} {loc(h)} toplaşdılar.'))
     return out
 
 # The same rule from the other side: the modifier of a compound stays bare (şəhər parkı, not şəhəri parkı), so here the
 # grammatical sentence is the shorter one. The predicates take no object, so that the modifier cannot be read as one.
-MODIFIERS = [('şəhər', 'park'), ('məktəb', 'həyət'), ('universitet', 'bina'), ('kənd', 'yol'), ('futbol', 'meydança'), ('Bakı', 'metro'),
-             ('avtobus', 'dayanacaq/dayanacağ'), ('kitab', 'mağaza'), ('idman', 'zal'), ('uşaq/uşağ', 'bağça'), ('musiqi', 'məktəb'),
-             ('dəniz', 'sahil'), ('kənd', 'meydan'), ('şəhər', 'xəstəxana')]
+MODIFIERS = [('uşaq/uşağ' if m == 'uşaq' else m, h) for m, h in COMPOUNDS]   # the modifier takes a suffix here: its stem before a vowel
 @family('compound_possessive', 'cmp_modifier_subject')
 def _(rng):
     preds = ['çox genişdir', 'bu il açılıb', 'hamıya tanışdır', 'gecələr işıqlı olur', 'yayda da sərin olur']
@@ -679,6 +679,5 @@ def _(rng):
     who = ['Dostlar', 'Şagirdlər', 'Qonaqlar', 'Jurnalistlər', 'Könüllülər']
     out = []
     for (m, h), w, v in combos(rng, MODIFIERS, who, ['görüşdülər', 'dincəldilər']):
-        f = poss(h, 3); l = f + 'nd' + A(f)
-        out.append((f'{w} {nom(m)} {l} {v}.', f'{w} {poss(m, 3)} {l} {v}.'))
+        out.append((f'{w} {nom(m)} {poss_loc(h, 3)} {v}.', f'{w} {poss(m, 3)} {poss_loc(h, 3)} {v}.'))
     return out
