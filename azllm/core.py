@@ -14,15 +14,34 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'class_source', 'field_comments',
-           'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides', 'read_yaml_text', 'read_yaml', 'load_config',
-           'save_config', 'int_in', 'print0', 'md_table', 'write_json', 'config_flag', 'config_from_args', 'pid_alive',
-           'repo_root', 'run_on_gpu', 'read_marker', 'output_kind', 'atomic_write_text', 'listing', 'write_marker',
-           'foreign_files', 'check_output', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
+__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'quiet_import_noise',
+           'class_source', 'field_comments', 'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides',
+           'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'write_json',
+           'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
+           'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output', 'atomic_dir', 'require_fs',
+           'looks_local', 'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
     "An error caused by the user's input; the CLI prints its message and exits with code 2."
+
+# %% ../nbs/00_core.ipynb #c5e211b6
+_IMPORT_NOISE = {'torchao': re.compile(r"Failed to load .*_C\w*\.(?:cpython-\d+-[\w-]+|abi3)\.so"),
+                 'torch.utils._pytree': re.compile(r"is an Enum subclass and is now natively supported by torch.compile")}
+
+class _DropImportNoise:
+    "A logging filter that drops the records of one logger whose message matches `pattern`."
+    def __init__(self, pattern): self.pattern = pattern
+    def filter(self, record): return not self.pattern.search(record.getMessage())
+
+def quiet_import_noise():
+    "Drop the import-time log lines of torchao and torch's pytree that no user can act on (idempotent)."
+    import logging
+    for name, pattern in _IMPORT_NOISE.items():
+        log = logging.getLogger(name)
+        if not any(isinstance(f, _DropImportNoise) for f in log.filters): log.addFilter(_DropImportNoise(pattern))
+
+quiet_import_noise()
 
 # %% ../nbs/00_core.ipynb #a53a678e
 def class_source(cls:type) -> str|None:
