@@ -1,6 +1,7 @@
 """What each lever of the CPT step gives on one H200, measured on the real shapes: attention kernels, fused projections, whole-model compile, float8 per matmul shape.
 
     python benchmarks/cpt_levers.py [--sections sdpa,fp8_shapes,engine] [--variants base,cudnn,...] [--out benchmarks/results/cpt_levers_h200.json]
+    python benchmarks/cpt_levers.py --sections engine --shape 3b --micro-batch 8 --variants base,fp8,fp8_qkv   # -> cpt_levers_3b_h200.json
 
 Sections (each saved as soon as it is measured; --budget seconds skips what would not fit):
   sdpa        scaled_dot_product_attention forward + backward on the 1B's attention (32 query heads, 8 key/value heads,
@@ -10,11 +11,13 @@ Sections (each saved as soon as it is measured; --budget seconds skips what woul
               compiled), for the projection shapes of the 1B and the 3B at 32,768 tokens: where float8 pays.
   engine      one optimizer step of the Llama 3.2 1B shape (random init, vocab 128,256, context 2048) through azllm's own
               `build_engine` + `train_step` (what `azllm train` runs: Liger's fused cross-entropy, compiled decoder layers,
-              fused AdamW, clip 1.0) at micro-batch 32, each variant with a lever on top: SDPA told to try cuDNN first,
+              fused AdamW, clip 1.0) at micro-batch 32 (or `--shape 3b`), each variant with a lever on top: SDPA told to try cuDNN first,
               fused projections (`fuse_projections` below: q/k/v and gate/up as one matmul each), the whole decoder stack
-              compiled as one graph instead of each layer, precision fp8; tokens/s over the timed steps, peak memory, the
+              compiled as one graph instead of each layer, precision fp8, and fp8 with q/k/v as one linear module
+              before the float8 conversion (`fuse_qkv_modules`: the fused matmul is float8 where its shape pays); tokens/s over the timed steps, peak memory, the
               first step's loss (the same init and batch for every variant: a lever must not change it beyond bf16 noise),
-              and for some variants where the GPU's time goes (kernel time by kind, from the profiler).
+              and for some variants where the GPU's time goes (kernel time by kind, from the profiler) with the ceiling it sets
+              (tokens/s if everything but the matmuls and attention took no time).
 The levers that did not pay live here, not in azllm: this script is their implementation and their measurement. (The stored
 benchmarks/results/cpt_levers_h200.json was measured while fused projections and the SDPA order were still azllm config keys,
 `fused_projections` and `sdpa_backend`, the same code; its engine rows name them under `keys` and `sdpa_first`.)
@@ -26,7 +29,8 @@ import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SEQ, VOCAB, PEAK, N_1B = 2048, 128_256, 790e12, 1_235_814_400
+SEQ, VOCAB, PEAK = 2048, 128_256, 790e12
+PARAMS = {'1b': 1_235_814_400, '3b': 3_212_749_824}   # all parameters (tied), of the presets llama-3.2-1b and llama-3.2-3b
 VARIANTS = {   # name: levers over the shipped fast path (sdpa: which backend SDPA tries first; fused: `fuse_projections`;
                # whole: compile the decoder stack as one graph instead of each layer), in order of need
     'base': dict(sdpa='torch', fused=False, whole=False, precision='bf16'),
@@ -36,8 +40,10 @@ VARIANTS = {   # name: levers over the shipped fast path (sdpa: which backend SD
     'fp8_cudnn_fused': dict(sdpa='cudnn', fused=True, whole=False, precision='fp8'),
     'fused': dict(sdpa='torch', fused=True, whole=False, precision='bf16'),
     'cudnn_fused_whole': dict(sdpa='cudnn', fused=True, whole=True, precision='bf16'),
+    # q, k, v as one linear *module* before float8 conversion, so the fused matmul is float8 where its shape pays (3B: 3072 x 5120)
+    'fp8_qkv': dict(sdpa='torch', fused=False, whole=False, precision='fp8', qkv_module=True),
 }
-PROFILED = ('base', 'cudnn_fused', 'fp8_cudnn_fused')
+PROFILED = ('base', 'cudnn_fused', 'fp8', 'fp8_cudnn_fused', 'fp8_qkv')
 SHAPES = {'1b q/o': (2048, 2048), '1b q|k|v': (2048, 3072), '1b gate|up': (2048, 16384), '1b down': (8192, 2048),
           '3b q/o': (3072, 3072), '3b k/v': (3072, 1024), '3b q|k|v': (3072, 5120), '3b gate/up': (3072, 8192), '3b down': (8192, 3072)}
 
@@ -195,6 +201,36 @@ def fuse_projections(model) -> dict:
     return n
 
 
+def _qkv_module_forward(self, hidden_states, position_embeddings=None, attention_mask=None, **kwargs):
+    "`LlamaAttention.forward` over one `qkv_proj` linear module (made by `fuse_qkv_modules`); training only (no KV cache)."
+    hf = _HF_MODULES[type(self)]
+    shape = (*hidden_states.shape[:-1], -1, self.head_dim)
+    q, k, v = (t.view(shape).transpose(1, 2) for t in self.qkv_proj(hidden_states).split(self.qkv_sizes, dim=-1))
+    q, k = hf.apply_rotary_pos_emb(q, k, *position_embeddings)
+    attend = hf.ALL_ATTENTION_FUNCTIONS.get_interface(self.config._attn_implementation, hf.eager_attention_forward)
+    rest = {n: x for n, x in kwargs.items() if n not in ('past_key_values', 'cache', 'cache_position')}
+    out, weights = attend(self, q, k, v, attention_mask, dropout=0.0, scaling=self.scaling, **rest)
+    return self.o_proj(out.reshape(*shape[:-2], -1).contiguous()), weights
+
+def fuse_qkv_modules(model) -> int:
+    "Replace each Llama attention's q, k, v linear layers by one `qkv_proj` (their weights concatenated; new parameter names)."
+    import importlib, types
+    n = 0
+    for m in model.modules():
+        if type(m).__name__ != 'LlamaAttention': continue
+        projs = (m.q_proj, m.k_proj, m.v_proj)
+        assert all(type(p) is torch.nn.Linear and p.bias is None for p in projs)
+        qkv = torch.nn.Linear(projs[0].in_features, sum(p.out_features for p in projs), bias=False,
+                              device=projs[0].weight.device, dtype=projs[0].weight.dtype)
+        with torch.no_grad(): qkv.weight.copy_(torch.cat([p.weight for p in projs]))
+        m.qkv_sizes = [p.out_features for p in projs]
+        del m.q_proj, m.k_proj, m.v_proj
+        m.qkv_proj = qkv
+        _HF_MODULES[type(m)] = importlib.import_module(type(m).__module__)
+        m.forward = types.MethodType(_qkv_module_forward, m); n += 1
+    return n
+
+
 def sdpa_first(backend:str):
     "A context that makes SDPA try `backend` first ('torch': torch's own order)."
     from torch.nn.attention import sdpa_kernel, SDPBackend
@@ -204,26 +240,35 @@ def sdpa_first(backend:str):
     return sdpa_kernel([first, *rest], set_priority=True)
 
 
-def build(lever:dict):
-    "The 1B shape on the GPU, set up by the engine as `azllm train` does, with the variant's levers on top."
+def build(lever:dict, shape:str='1b'):
+    "The 1B (or 3B) shape on the GPU, set up by the engine as `azllm train` does, with the variant's levers on top."
     from transformers import LlamaConfig, LlamaForCausalLM
     from azllm.model import PRESETS
     from azllm.runtime import Runtime
     from azllm.trainer import TrainConfig, build_engine
-    cfg = LlamaConfig(vocab_size=VOCAB, **PRESETS['llama-3.2-1b'])
+    cfg = LlamaConfig(vocab_size=VOCAB, **PRESETS[f'llama-3.2-{shape}'])
     cfg._attn_implementation = 'sdpa'
     torch.manual_seed(0)
     with torch.device('cuda'): model = LlamaForCausalLM(cfg)
+    qkv = fuse_qkv_modules(model) if lever.get('qkv_module') else 0   # before build_engine: float8 conversion sees the fused layer
     keys = dict(precision=lever['precision'])
     if lever['whole']: keys.update(compile=False, liger=True, liger_kernels=['fused_linear_cross_entropy'])
     run = TrainConfig(output_dir='unused', train_data=['unused'], lr=3e-4, warmup_steps=0, **keys)
     eng, info = build_engine(model, run, Runtime(cuda=True), total_steps=10**6)
+    if qkv: info['fused_projections'] = dict(qkv_modules=qkv)
     if lever['fused']: info['fused_projections'] = fuse_projections(model)   # after compile and Liger, before the first forward
     if lever['whole']: model.model.compile()   # the decoder stack as one graph (Liger's fused CE stays outside, as with compiled layers)
     return eng, info
 
 
-def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf')) -> dict:
+def bound(profile:dict, tokens:int) -> dict:
+    "The fastest a step could be if everything but its matmuls and attention took no time: a ceiling from the profile."
+    by = profile.get('by_kind_ms') or {}
+    ms = by.get('matmul', 0) + by.get('attention', 0)
+    return dict(matmul_attention_ms=ms, tok_per_s_if_rest_free=tokens / ms * 1e3) if ms else {}
+
+
+def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf'), shape='1b') -> dict:
     from azllm.trainer import train_step
     g = torch.Generator('cuda').manual_seed(1000)
     ids = torch.randint(0, VOCAB, (mb, SEQ + 1), device='cuda', generator=g)
@@ -232,10 +277,10 @@ def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf')) 
     for name in variants:
         if time.time() > budget_end: out[name] = dict(skipped='time budget'); continue
         lever = VARIANTS[name]
-        row = dict(lever=lever, micro_batch=mb)
+        row = dict(lever=lever, micro_batch=mb, shape=shape)
         t0 = time.time()
         try:
-            eng, info = build(lever)
+            eng, info = build(lever, shape)
             row.update(fused_projections=info.get('fused_projections'), fp8_layers=info['fp8_layers'])
             def step():
                 with sdpa_first(lever['sdpa']): return train_step(eng, batch, mb * SEQ)
@@ -247,9 +292,9 @@ def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf')) 
             for _ in range(steps): step()
             torch.cuda.synchronize(); dt = time.perf_counter() - t
             row.update(tok_per_s=mb * SEQ * steps / dt, step_ms=dt / steps * 1e3, peak_gib=torch.cuda.max_memory_allocated() / 2**30)
-            row['of_limit'] = row['tok_per_s'] * 6 * N_1B / PEAK
+            row['of_limit'] = row['tok_per_s'] * 6 * PARAMS[shape] / PEAK
             if name in PROFILED:
-                try: row['profile'] = profile_step(step)
+                try: row['profile'] = profile_step(step); row['bound'] = bound(row['profile'], mb * SEQ)
                 except Exception as e: row['profile'] = dict(error=f"{type(e).__name__}: {e}"[:300])
         except Exception as e:
             row['error'] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:300]}"
@@ -266,25 +311,29 @@ def main():
     ap.add_argument('--sections', default='sdpa,fp8_shapes,engine')
     ap.add_argument('--variants', default=','.join(VARIANTS))
     ap.add_argument('--budget', type=float, default=540, help='seconds; an engine variant that would start later is skipped')
-    ap.add_argument('--out', default=str(ROOT/'benchmarks/results/cpt_levers_h200.json'))
+    ap.add_argument('--shape', choices=sorted(PARAMS), default='1b', help="the engine section's model: Llama 3.2 1B or 3B")
+    ap.add_argument('--micro-batch', type=int, default=32, help="the engine section's rows per step")
+    ap.add_argument('--out', default=None, help='default: benchmarks/results/cpt_levers_h200.json (1b), cpt_levers_3b_h200.json (3b)')
     a = ap.parse_args()
+    a.out = a.out or str(ROOT/'benchmarks/results'/('cpt_levers_h200.json' if a.shape == '1b' else f'cpt_levers_{a.shape}_h200.json'))
     t0 = time.time()
     res = dict(command='python ' + ' '.join(sys.argv), gpu=torch.cuda.get_device_name(), machine=platform.node(),
                versions={p: version(p) for p in ('torch', 'transformers', 'liger-kernel', 'torchao')},
-               cudnn=torch.backends.cudnn.version(), limit='790 TFLOP/s / 6N tokens/s, N = 1,235,814,400')
+               cudnn=torch.backends.cudnn.version(), limit=f'790 TFLOP/s / 6N tokens/s, N = {PARAMS[a.shape]:,}')
     save = lambda: Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
     sections = a.sections.split(',')
     if 'sdpa' in sections: res['sdpa'] = sdpa_section(); save()
     if 'engine' in sections:
         res['engine'] = {}
         for name in a.variants.split(','):   # one at a time, saved after each
-            res['engine'].update(engine_section([name], budget_end=t0 + a.budget - 60)); save()
+            res['engine'].update(engine_section([name], mb=a.micro_batch, budget_end=t0 + a.budget - 60, shape=a.shape)); save()
     if 'fp8_shapes' in sections: res['fp8_shapes'] = fp8_shapes_section(budget_end=t0 + a.budget - 15); save()
     res['wall_s'] = time.time() - t0; save()
     e = res.get('engine', {})
     print(f"\n{'variant':<20} {'tok/s':>8} {'of limit':>8} {'peak GiB':>8} {'loss 1':>8}")
     for k, v in e.items():
-        if 'tok_per_s' in v: print(f"{k:<20} {v['tok_per_s']:>8,.0f} {v['of_limit']:>8.1%} {v['peak_gib']:>8.1f} {v['first_loss']:>8.4f}")
+        if 'tok_per_s' in v: print(f"{k:<20} {v['tok_per_s']:>8,.0f} {v['of_limit']:>8.1%} {v['peak_gib']:>8.1f} {v['first_loss']:>8.4f}",
+                                   f"ceiling {v['bound']['tok_per_s_if_rest_free']:,.0f}" if v.get('bound') else '')
         else: print(k, v.get('error') or v.get('skipped'))
 
 
