@@ -623,3 +623,20 @@ def test_a_huge_table_row_is_read_in_pieces(tmp_path):
     nospace = 'ə' * (2 * MAX_DOC_CHARS + 5)                                       # no space at all: cut at the limit
     p.write_text(json.dumps({'text': nospace}, ensure_ascii=False) + '\n', encoding='utf-8')
     assert [len(d) for d in read_documents(p)] == [MAX_DOC_CHARS, MAX_DOC_CHARS, 5]
+
+
+RUN_NAME_CLASHES = ['checkpoints', 'tokenizer', 'data', 'tb', 'log.jsonl', 'summary.json', 'azllm_config.yml', 'log.jsonl-link']
+
+@pytest.mark.parametrize('name', RUN_NAME_CLASHES)
+def test_a_run_directory_with_a_file_where_the_run_writes_a_folder(box, small_tokenizer, name):
+    """A run directory of this stage where a name the run writes is of the other type (a file `checkpoints`, a folder
+    `log.jsonl`) or a link to a file of the user's: one line before any work, nothing changed; it was a traceback
+    (FileExistsError, IsADirectoryError), for summary.json only after the whole training, and a linked log.jsonl was
+    appended to (found by putting each name of RUN_NAMES into a marked run directory)."""
+    run = box/'runs'/'cpt'; run.mkdir(); write_marker(run, 'cpt-run')
+    if name.endswith('-link'): name = name[:-5]; os.symlink(box/'notes.txt', run/name)
+    elif '.' in name: (run/name).mkdir(); (run/name/'keep.txt').write_text('mine\n')
+    else: (run/name).write_text('mine\n')
+    cfg = write(box, 'cpt.yml', f"stage: cpt\noutput_dir: runs/cpt\ntokenizer: {small_tokenizer}\ntrain_data: [corpus.txt]\n"
+                                "seq_len: 32\nmicro_batch: 2\nmax_steps: 2\nwarmup_steps: 1\ntensorboard: false\n")
+    hostile(box, ['train', cfg], f'runs/cpt/{name}')
