@@ -373,8 +373,8 @@ class RunLock:
         if self.url: return self._acquire_remote()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.parent/f'.azllm.lock.tmp-{os.getpid()}'
-        with open(tmp, 'w') as f: json.dump(self.me, f); f.flush(); os.fsync(f.fileno())
         try:
+            with open(tmp, 'w') as f: json.dump(self.me, f); f.flush(); os.fsync(f.fileno())   # (a full disk here: no tmp is left)
             for _ in range(3):
                 try: os.link(tmp, self.path); return self      # atomic and exclusive: the lock is never seen half-written
                 except FileExistsError: pass

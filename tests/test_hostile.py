@@ -640,3 +640,23 @@ def test_a_run_directory_with_a_file_where_the_run_writes_a_folder(box, small_to
     cfg = write(box, 'cpt.yml', f"stage: cpt\noutput_dir: runs/cpt\ntokenizer: {small_tokenizer}\ntrain_data: [corpus.txt]\n"
                                 "seq_len: 32\nmicro_batch: 2\nmax_steps: 2\nwarmup_steps: 1\ntensorboard: false\n")
     hostile(box, ['train', cfg], f'runs/cpt/{name}')
+
+
+@pytest.mark.parametrize('leave', [2048, 12 * 1024], ids=['lock', 'data'])
+def test_real_full_disk_on_resume_leaves_nothing_half_written(box, tiny_disk, small_tokenizer, leave):
+    """A run on a disk that fills up before it resumes: one line, exit 2, and nothing half-written in the run directory: the
+    data file being tokenized (data/train.tmp was kept, under 'nothing half-written was kept') and azllm_config.yml (written in
+    place, so a full disk tore the one there) are whole or absent, and so is the lock being written (.azllm.lock.tmp-PID was
+    kept) (found by filling a tmpfs between a run and its resume)."""
+    import yaml
+    run = tiny_disk/'run'
+    cfg = _cpt_on(box, small_tokenizer, output_dir=str(run), checkpoint_dir=str(box/'runs'/'ck'))
+    rc, err = cli('train', cfg)
+    assert rc == 0, err
+    fill(tiny_disk, leave)
+    rc, err = cli('train', cfg, 'max_steps=2', 'resume_with_changes=true')
+    assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err
+    assert 'No space left on device' in err.split('azllm: error:')[1], err
+    assert not [p for p in run.rglob('*') if '.tmp' in p.name], sorted(map(str, run.rglob('*')))
+    assert yaml.safe_load((run/'azllm_config.yml').read_text())['output_dir'] == str(run)
+    assert (box/'runs'/'ck'/'step_000001'/'azllm_checkpoint.json').is_file()          # the checkpoint is never lost
