@@ -660,3 +660,13 @@ def test_real_full_disk_on_resume_leaves_nothing_half_written(box, tiny_disk, sm
     assert not [p for p in run.rglob('*') if '.tmp' in p.name], sorted(map(str, run.rglob('*')))
     assert yaml.safe_load((run/'azllm_config.yml').read_text())['output_dir'] == str(run)
     assert (box/'runs'/'ck'/'step_000001'/'azllm_checkpoint.json').is_file()          # the checkpoint is never lost
+
+
+def test_real_full_disk_fertility_plot(box, tiny_disk, small_tokenizer):
+    """A disk that fills up while `fertility --plot` writes its figure: one line, exit 2, and no torn image left where the plot
+    was asked for (savefig wrote the path itself: an 8 KB PNG stub stayed, under 'nothing half-written was kept'; found on a
+    real tmpfs)."""
+    fill(tiny_disk, 8 * 1024)
+    rc, err = cli('fertility', '--tokenizer', small_tokenizer, '--text', 'corpus.txt', '--plot', tiny_disk/'f.png')
+    one_clear_error(rc, err, 'No space left on device')
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
