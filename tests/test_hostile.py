@@ -670,3 +670,13 @@ def test_real_full_disk_fertility_plot(box, tiny_disk, small_tokenizer):
     rc, err = cli('fertility', '--tokenizer', small_tokenizer, '--text', 'corpus.txt', '--plot', tiny_disk/'f.png')
     one_clear_error(rc, err, 'No space left on device')
     assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+
+
+def test_a_users_link_to_a_folder_inside_an_azllm_output_is_never_deleted(box):
+    """A link to a folder of the user's, put inside an azllm output, is the user's: replacing the output is refused, naming it.
+    `listing` left out everything `is_dir` (which follows links), so the link went unnoticed and was deleted with the old
+    output (found by linking ~/data into a tokenizer output and training the tokenizer again)."""
+    rc, err = cli(*_tok('runs/tok')); assert rc == 0, err
+    os.symlink(box/'mine', box/'runs'/'tok'/'my-data')
+    hostile(box, _tok('runs/tok'), 'my-data', 'did not write')
+    assert (box/'runs'/'tok'/'my-data').is_symlink() and (box/'mine'/'thesis.tex').is_file()
