@@ -19,7 +19,7 @@ from .core import AzllmError, Config, save_config, write_json, check_output, wri
 from .core import require_fs, print0
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url)
+                              read_sidecar, is_url, LOCK)
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
@@ -758,7 +758,8 @@ def cleanup(self:Trainer, failed:bool=False):
     if self.writer: self.writer.close()
     if self.ckpt_lock: self.ckpt_lock.release()
     if self.lock: self.lock.release()
-    if failed and self.rt.main and self.out.exists() and self._before is not None and not list_checkpoints(self.ckpt_dir):
+    theirs = self.lock is None and (self.out/LOCK).exists()    # another run took the lock first: the directory is its, never ours to clear
+    if failed and self.rt.main and self.out.exists() and self._before is not None and not theirs and not list_checkpoints(self.ckpt_dir):
         if self._created: shutil.rmtree(self.out, ignore_errors=True)
         else:                                                   # only what this attempt added: an empty directory stays empty, yours keeps your files
             for p in self.out.iterdir():

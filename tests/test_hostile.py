@@ -680,3 +680,25 @@ def test_a_users_link_to_a_folder_inside_an_azllm_output_is_never_deleted(box):
     os.symlink(box/'mine', box/'runs'/'tok'/'my-data')
     hostile(box, _tok('runs/tok'), 'my-data', 'did not write')
     assert (box/'runs'/'tok'/'my-data').is_symlink() and (box/'mine'/'thesis.tex').is_file()
+
+
+def test_a_run_that_loses_the_race_for_a_new_directory_leaves_the_winner_alone(box, small_tokenizer, monkeypatch):
+    """Two runs started at once on a new output_dir: the one that finds the other's lock stops with one line and leaves the
+    directory to the run that holds it. It removed the whole directory, the other run's lock and files included, because it
+    had seen the directory missing a moment before (found by making the other run take the lock between the two instants)."""
+    import azllm.checkpoint as ckm
+    from azllm.checkpoint import LOCK, RunLock
+    other = subprocess.Popen(['sleep', '60'])
+    real = RunLock.acquire
+    def race(self):                      # the other run made the directory and took the lock just before this one
+        if not self.url and self.path.name == LOCK and not self.path.exists():
+            self.path.write_text(json.dumps(dict(pid=other.pid, host=self.me['host'], pid_start=ckm._started(other.pid))))
+            (self.path.parent/'log.jsonl').write_text('{"step": 1}\n')
+        return real(self)
+    monkeypatch.setattr(RunLock, 'acquire', race)
+    try:
+        cfg = _cpt_on(box, small_tokenizer)
+        rc, err = cli('train', cfg)
+        one_clear_error(rc, err, 'is in use by another run')
+        assert (box/'runs'/'cpt'/LOCK).is_file() and (box/'runs'/'cpt'/'log.jsonl').is_file()
+    finally: other.kill(); other.wait()
