@@ -333,10 +333,18 @@ def load_checkpoint(path:str, # a committed checkpoint
 # %% ../nbs/04_checkpoint.ipynb #20e56c6e
 LOCK = '.azllm.lock'
 
+def _started(pid:int) -> int|None:
+    "When process `pid` started (clock ticks after boot, field 22 of /proc/PID/stat), or None where that cannot be read."
+    try: return int(Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()[19])
+    except (OSError, ValueError, IndexError): return None
+
 def _stale(owner, me:dict) -> bool:
-    "Whether a lock's content belongs to no live run: not a lock at all, or a process of this host that is gone."
+    "Whether a lock's content belongs to no live run: not a lock at all, or a process of this host that is gone (or whose pid another process has now)."
     if not isinstance(owner, dict): return True
-    return owner.get('host') == me['host'] and isinstance(owner.get('pid'), int) and not pid_alive(owner['pid'])
+    if owner.get('host') != me['host'] or not isinstance(owner.get('pid'), int): return False
+    if not pid_alive(owner['pid']): return True
+    # the pid is alive, but a process started at another time holds it now: after a SIGKILL a container restarts with the same pid
+    return isinstance(owner.get('pid_start'), int) and _started(owner['pid']) not in (None, owner['pid_start'])
 
 def _in_use(where, lock, owner) -> AzllmError:
     owner = owner if isinstance(owner, dict) else {}
@@ -359,14 +367,14 @@ class RunLock:
     def __init__(self, run_dir:str|Path):
         self.url = is_url(run_dir)
         self.path = _join(str(run_dir), LOCK) if self.url else Path(run_dir)/LOCK
-        self.me = dict(pid=os.getpid(), host=socket.gethostname(), started=time.strftime('%Y-%m-%d %H:%M:%S'))
+        self.me = dict(pid=os.getpid(), host=socket.gethostname(), started=time.strftime('%Y-%m-%d %H:%M:%S'), pid_start=_started(os.getpid()))
 
     def acquire(self) -> 'RunLock':
         if self.url: return self._acquire_remote()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.parent/f'.azllm.lock.tmp-{os.getpid()}'
-        with open(tmp, 'w') as f: json.dump(self.me, f); f.flush(); os.fsync(f.fileno())
         try:
+            with open(tmp, 'w') as f: json.dump(self.me, f); f.flush(); os.fsync(f.fileno())   # (a full disk here: no tmp is left)
             for _ in range(3):
                 try: os.link(tmp, self.path); return self      # atomic and exclusive: the lock is never seen half-written
                 except FileExistsError: pass

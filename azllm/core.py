@@ -433,10 +433,10 @@ def atomic_write_text(path:str|Path, # file to write
     return path
 
 def listing(path:str|Path) -> dict[str, int]:
-    "`{relative path: size}` of every file under `path` but its marker."
+    "`{relative path: size}` of every file under `path` but its marker, and of every link (a link to a folder too: `is_dir` follows links)."
     path = Path(path)
     return {p.relative_to(path).as_posix(): p.lstat().st_size for p in sorted(path.rglob('*'))
-            if not p.is_dir() and p.name != MARKER}
+            if (p.is_symlink() or not p.is_dir()) and p.name != MARKER}
 
 _DEBRIS = re.compile(r'^\.(azllm-output\.json|azllm\.lock)\.tmp-\d+$')
 

@@ -10,7 +10,7 @@ import codecs, csv, json, re, unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
-from .core import AzllmError, hub_offline
+from .core import AzllmError, hub_offline, looks_local
 
 # %% auto #0
 __all__ = ['TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'MAX_DOC_CHARS', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az',
@@ -200,6 +200,7 @@ def read_documents(sources, # file(s), director(ies) or `datasets` name(s)
             if not p.exists(): raise AzllmError(f"{p}: no such file")
             docs = _parquet_documents(p, text_field)
         elif p.exists() or p.suffix: raise AzllmError(f"{p}: unsupported file type {p.suffix!r} (use .txt, .jsonl, .parquet or .csv)")
+        elif looks_local(str(s)): raise AzllmError(f"{s}: no such file or directory")   # ./x, /x, ~/x, runs/x: a path, never a dataset name
         else: docs = _datasets_documents(str(s), text_field, split)
         for doc in docs:
             if not isinstance(doc, str): continue

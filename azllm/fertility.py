@@ -104,10 +104,21 @@ def plot_sweep(df:pd.DataFrame, # result of `vocab_sweep`
     fig.suptitle('Held-out Azerbaijani: tokenizer cost against vocabulary size', fontsize=11)
     fig.tight_layout()
     if path:   # tagged, so a later run knows the file is its own and may replace it (a user's image is never overwritten)
-        fig.savefig(path, dpi=80, metadata={('Software' if str(path).lower().endswith('.png') else 'Creator'): PLOT_TAG})
+        _save_tagged(fig, path)
     return fig
 
 PLOT_TAG = 'azllm-plot'
+
+def _save_tagged(fig, path):
+    "Save `fig` tagged as azllm's through a temporary file and a rename: a full disk or a kill leaves the old file or none, never a torn image."
+    import os
+    path = Path(path)
+    fmt = path.suffix[1:].lower() or 'png'
+    tmp = path.parent/f'.{path.name}.tmp-{os.getpid()}.{fmt}'
+    try:
+        fig.savefig(tmp, dpi=80, format=fmt, metadata={('Software' if fmt == 'png' else 'Creator'): PLOT_TAG})
+        os.replace(tmp, path)
+    finally: tmp.unlink(missing_ok=True)
 
 def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                     path:str|Path|None=None, # save the figure here (PNG) if given
@@ -127,7 +138,7 @@ def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
         ax.set_title(col.replace('_', ' '))
     fig.tight_layout()
     if path:   # tagged, so a later run knows the file is its own and may replace it (a user's image is never overwritten)
-        fig.savefig(path, dpi=80, metadata={('Software' if str(path).lower().endswith('.png') else 'Creator'): PLOT_TAG})
+        _save_tagged(fig, path)
     return fig
 
 # %% ../nbs/11_fertility.ipynb #7a5369bb

@@ -114,11 +114,25 @@ def load_tasks(tasks:list[str], # names, YAML files or task directories (the bun
     "Check that every task exists and its data can be read, one task at a time; return (task manager, names)."
     return _load_each(tasks, offline)[:2]
 
+def _refuse_task_code(tasks:list[str]):
+    "Refuse a task directory or YAML file of the user's that names Python code (`!function`: lm-eval imports the module beside it): azllm runs no code it is handed."
+    for t in tasks:
+        p = Path(t)
+        if not (p.is_dir() or (p.is_file() and p.suffix in ('.yaml', '.yml'))) or p.resolve() == TASKS_DIR: continue
+        for f in [p] if p.is_file() else sorted(f for f in p.rglob('*') if f.suffix in ('.yaml', '.yml') and f.is_file()):
+            try: text = f.read_text(encoding='utf-8', errors='replace')
+            except OSError: continue
+            if '!function' in text:
+                raise AzllmError(f"task {t}: {f} names Python code (!function), which lm-eval would import and run; azllm runs no code "
+                                 "from a file it is handed: write the task without !function (data_files as paths, Jinja templates), "
+                                 "or run lm_eval yourself on code you trust")
+
 def _load_each(tasks, offline) -> tuple:
     "`load_tasks`, and what lm-eval built for each name: (task manager, names, {name: lm-eval's task dict})."
     _lm_eval()
     if isinstance(tasks, str): tasks = [tasks]
     if not tasks: raise AzllmError("no tasks given: name lm-eval tasks (e.g. az, az_text_bpb) or task directories")
+    _refuse_task_code(tasks)
     with _quiet():
         tm = task_manager(list(tasks))
         names = task_names(list(tasks))

@@ -12,7 +12,7 @@ from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
 from .core import AzllmError, resolve_source
 from .runtime import seeded
 from .lora_kernels import require_bitsandbytes, nf4_config, quantize_4bit
-from .tokenizer import EOS, EOT
+from .tokenizer import EOS, EOT, custom_code_refused
 
 
 # %% auto #0
@@ -84,8 +84,9 @@ def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
     spec = resolve_source(spec, 'model')          # a missing local path fails here; offline, a hub id fails fast
     kw = (dict(quantization_config=nf4_config(), dtype=torch.bfloat16, device_map={'': torch.cuda.current_device()})
           if load_in_4bit else dict(dtype=dtype))
-    try: return AutoModelForCausalLM.from_pretrained(spec, attn_implementation=attn_implementation, **kw)
+    try: return AutoModelForCausalLM.from_pretrained(spec, attn_implementation=attn_implementation, trust_remote_code=False, **kw)   # never its own code, never a prompt
     except Exception as e:
+        if (refused := custom_code_refused(e, 'model', spec)) is not None: raise refused from None
         first = (str(e).strip().splitlines() or [''])[0][:300]
         raise AzllmError(f"cannot load model {spec}: {type(e).__name__}: {first}") from None
 

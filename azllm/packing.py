@@ -33,20 +33,23 @@ def tokenize_to_file(sources, # corpus: files, directories or `datasets` names
     tmp = path.with_suffix('.tmp')
     n_docs = n_tok = n_bytes = 0
     bar = tqdm(desc=f'tokenizing {path.name}', unit=' docs', disable=not progress, leave=None)   # nested (quickstart): vanishes when done
-    with open(tmp, 'wb') as f:
-        def flush(batch):
-            nonlocal n_tok
-            for ids in tok(batch, add_special_tokens=False)['input_ids']:
-                arr = np.asarray([tok.bos_token_id, *ids, tok.eos_token_id], dtype=np.uint32)
-                f.write(arr.tobytes()); n_tok += len(arr)
-            bar.update(len(batch))
-        batch = []
-        for doc in read_documents(sources, text_field=text_field):
-            batch.append(doc); n_docs += 1; n_bytes += len(doc.encode('utf-8'))
-            if len(batch) == batch_docs: flush(batch); batch = []
-        if batch: flush(batch)
-    bar.close()
-    tmp.replace(path)
+    try:
+        with open(tmp, 'wb') as f:
+            def flush(batch):
+                nonlocal n_tok
+                for ids in tok(batch, add_special_tokens=False)['input_ids']:
+                    arr = np.asarray([tok.bos_token_id, *ids, tok.eos_token_id], dtype=np.uint32)
+                    f.write(arr.tobytes()); n_tok += len(arr)
+                bar.update(len(batch))
+            batch = []
+            for doc in read_documents(sources, text_field=text_field):
+                batch.append(doc); n_docs += 1; n_bytes += len(doc.encode('utf-8'))
+                if len(batch) == batch_docs: flush(batch); batch = []
+            if batch: flush(batch)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True); raise          # a full disk or a bad document: no half-written token file is left
+    finally: bar.close()
     return dict(documents=n_docs, tokens=n_tok, bytes=n_bytes)
 
 # %% ../nbs/02_packing.ipynb #b1d2628b

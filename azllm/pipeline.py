@@ -374,7 +374,8 @@ def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically
         bar.close()
         (tmp/'report.md').write_text(_report_md(rep), encoding='utf-8')
         write_json({k: v for k, v in rep.items() if not k.startswith('_')}, tmp/'report.json')
-    _relocate(final, str(tmp), str(final.resolve()))
+        # before the swap, so the marker lists every file as it stays (the same command replaces it) and nothing is rewritten after the commit
+        _relocate(tmp, str(tmp), str(final.resolve()))
     return final
 
 def _relocate(root:Path, old:str, new:str):

@@ -19,10 +19,10 @@ from .data import read_documents
 
 # %% auto #0
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
-           'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer', 'load_tokenizer',
-           'check_vocab_size', 'size_shortfall', 'train_tokenizer', 'extend_tokenizers', 'extend_tokenizer',
-           'save_tokenizer', 'has_tokenizer', 'resolve_tokenizer', 'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer',
-           'FertilityRun']
+           'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer',
+           'custom_code_refused', 'load_tokenizer', 'check_vocab_size', 'size_shortfall', 'train_tokenizer',
+           'extend_tokenizers', 'extend_tokenizer', 'save_tokenizer', 'has_tokenizer', 'resolve_tokenizer',
+           'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer', 'FertilityRun']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -95,6 +95,16 @@ def wrap_tokenizer(tok:Tokenizer|str|Path, # a tokenizer in memory, or the path 
     out.bos_token, out.eos_token, out.pad_token = BOS if BOS in vocab else None, EOS if EOS in vocab else None, pad
     return out
 
+def custom_code_refused(e:Exception, # what `from_pretrained(..., trust_remote_code=False)` raised
+                        what:str, # model or tokenizer
+                        src, # what was loaded
+                       ) -> AzllmError|None:
+    "The one-line error for a directory whose config asks to run its own Python code (`auto_map`); None for any other error."
+    if 'custom code' not in str(e): return None
+    return AzllmError(f"{what} {src} asks to run Python code of its own (auto_map in its config); azllm never runs code from a "
+                      f"{what} directory: use a {what} of a built-in class "
+                      + ("(Llama: model_type llama)" if what == 'model' else "(tokenizer_class PreTrainedTokenizerFast)"))
+
 def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None / 'llama3' for Llama 3
                   ) -> PreTrainedTokenizerFast:
     "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default (`None` or `'llama3'`)."
@@ -105,9 +115,10 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
         if p.is_file(): return wrap_tokenizer(p)
         if p.is_dir() and not (p/'tokenizer.json').exists() and not (p/'tokenizer_config.json').exists():
             raise AzllmError(f"{p}: directory has no tokenizer.json or tokenizer_config.json")
-        tok = AutoTokenizer.from_pretrained(str(src))
+        tok = AutoTokenizer.from_pretrained(str(src), trust_remote_code=False)   # never the directory's own code, and never a prompt asking
     except AzllmError: raise
     except Exception as e:
+        if (refused := custom_code_refused(e, 'tokenizer', src)) is not None: raise refused from None
         first = (str(e).strip().splitlines() or [''])[0][:300]
         raise AzllmError(f"cannot read tokenizer {src}: {type(e).__name__}: {first}") from None
     if tok.chat_template is None: tok.chat_template = LLAMA3_CHAT_TEMPLATE

@@ -19,7 +19,7 @@ from .core import AzllmError, Config, save_config, write_json, check_output, wri
 from .core import require_fs, print0
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
-                              read_sidecar, is_url)
+                              read_sidecar, is_url, LOCK)
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
@@ -27,12 +27,13 @@ from .memory import MAX_BATCH
 
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'TrainConfig', 'inner_model',
-           'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
-           'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
-           'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
-           'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
-           'read_log', 'read_losses', 'data_dir', 'run_training', 'max_micro_batch']
+__all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'RUN_DIRS', 'TrainConfig',
+           'inner_model', 'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine',
+           'build_engine', 'lm_loss', 'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step',
+           'device_memory_gib', 'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits',
+           'default_memory_budget_gib', 'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer',
+           'data_fingerprint', 'tokenizer_fingerprint', 'read_log', 'read_losses', 'data_dir', 'run_training',
+           'max_micro_batch']
 
 # %% ../nbs/25_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -509,9 +510,25 @@ def _resume_point(self:Trainer) -> Optional[str]:
     if changes: print0(f"resuming with changes: {'; '.join(changes)}")
     return path
 
+RUN_DIRS = {'tokenizer', 'data', 'tb', 'checkpoints', 'final', 'sft-merged'}   # the names of RUN_NAMES that are folders
+
+def _check_run_names(out:Path):
+    "Each name a run writes in `out` that already exists is of its type (a folder, or a file that is no link): else one line, before any work."
+    for name in RUN_NAMES:
+        p = out/name
+        if not (p.exists() or p.is_symlink()): continue
+        folder = name in RUN_DIRS
+        if p.is_dir() == folder and not (p.is_symlink() and not folder): continue      # (a folder may be a link, to a bigger disk)
+        what = 'a symbolic link' if p.is_symlink() else 'a folder' if p.is_dir() else 'a file'
+        raise AzllmError(f"{p} is {what}, where the run writes its {'folder' if folder else 'file'} {name}; "
+                         "move it away, or choose another output_dir")
+
 def _check_run_dir(out:Path, kind:str, write_into_existing:bool=False):
     "A run directory is a new path, an empty directory or a run of this stage; with `write_into_existing`, also a directory of yours whose names it does not take."
-    if not (write_into_existing and out.is_dir() and not out.is_symlink() and read_marker(out) is None): return check_output(out, kind)
+    if not (write_into_existing and out.is_dir() and not out.is_symlink() and read_marker(out) is None):
+        check_output(out, kind)
+        if out.is_dir(): _check_run_names(out)
+        return
     if taken := sorted(set(os.listdir(out)) & set(RUN_NAMES)):
         raise AzllmError(f"{out} already holds {', '.join(taken)}, which the run would write: with write_into_existing the run adds its "
                          "files beside yours, never over one; move them away or choose another output_dir")
@@ -741,7 +758,8 @@ def cleanup(self:Trainer, failed:bool=False):
     if self.writer: self.writer.close()
     if self.ckpt_lock: self.ckpt_lock.release()
     if self.lock: self.lock.release()
-    if failed and self.rt.main and self.out.exists() and self._before is not None and not list_checkpoints(self.ckpt_dir):
+    theirs = self.lock is None and (self.out/LOCK).exists()    # another run took the lock first: the directory is its, never ours to clear
+    if failed and self.rt.main and self.out.exists() and self._before is not None and not theirs and not list_checkpoints(self.ckpt_dir):
         if self._created: shutil.rmtree(self.out, ignore_errors=True)
         else:                                                   # only what this attempt added: an empty directory stays empty, yours keeps your files
             for p in self.out.iterdir():

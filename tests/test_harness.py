@@ -132,3 +132,17 @@ def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
     monkeypatch.setattr(azllm.eval, 'evaluate_model', lambda *a, **k: loaded.append(a))
     with pytest.raises(AzllmError, match="task 'belebele_azj_Latn'"): run_eval(cfg(output_dir=str(tmp_path/'hub'), tasks=['belebele_azj_Latn']))
     assert loaded == [] and not (tmp_path/'hub').exists()
+
+
+@pytest.mark.parametrize('given', ['dir', 'yaml'])
+def test_a_task_that_names_python_code_is_refused(tmp_path, given):
+    """A task directory or YAML file handed to azllm whose YAML says `!function module.name` (lm-eval imports module.py beside
+    it, and so runs it) is refused with one line before lm-eval reads it: the module ran (found by handing `azllm eval` a
+    forged task directory)."""
+    ran = tmp_path/'ran'
+    d = tmp_path/'tasks'; d.mkdir(); shutil.copy(TASKS_DIR/'az_grammar.jsonl', d)
+    (d/'evil.py').write_text(f"open({str(ran)!r}, 'w').close()\nimport os\ndef path(): return os.path.join(os.path.dirname(__file__), 'az_grammar.jsonl')\n")
+    text = (TASKS_DIR/'az_grammar.yaml').read_text().replace('task: az_grammar', 'task: evil_task').replace('tag: az\n', '')
+    (d/'evil.yaml').write_text(text.replace('!function data.az_grammar', '!function evil.path'))
+    with pytest.raises(AzllmError, match='names Python code'): load_tasks([str(d if given == 'dir' else d/'evil.yaml')], offline=True)
+    assert not ran.exists(), "the task's Python file ran"

@@ -623,3 +623,82 @@ def test_a_huge_table_row_is_read_in_pieces(tmp_path):
     nospace = 'ə' * (2 * MAX_DOC_CHARS + 5)                                       # no space at all: cut at the limit
     p.write_text(json.dumps({'text': nospace}, ensure_ascii=False) + '\n', encoding='utf-8')
     assert [len(d) for d in read_documents(p)] == [MAX_DOC_CHARS, MAX_DOC_CHARS, 5]
+
+
+RUN_NAME_CLASHES = ['checkpoints', 'tokenizer', 'data', 'tb', 'log.jsonl', 'summary.json', 'azllm_config.yml', 'log.jsonl-link']
+
+@pytest.mark.parametrize('name', RUN_NAME_CLASHES)
+def test_a_run_directory_with_a_file_where_the_run_writes_a_folder(box, small_tokenizer, name):
+    """A run directory of this stage where a name the run writes is of the other type (a file `checkpoints`, a folder
+    `log.jsonl`) or a link to a file of the user's: one line before any work, nothing changed; it was a traceback
+    (FileExistsError, IsADirectoryError), for summary.json only after the whole training, and a linked log.jsonl was
+    appended to (found by putting each name of RUN_NAMES into a marked run directory)."""
+    run = box/'runs'/'cpt'; run.mkdir(); write_marker(run, 'cpt-run')
+    if name.endswith('-link'): name = name[:-5]; os.symlink(box/'notes.txt', run/name)
+    elif '.' in name: (run/name).mkdir(); (run/name/'keep.txt').write_text('mine\n')
+    else: (run/name).write_text('mine\n')
+    cfg = write(box, 'cpt.yml', f"stage: cpt\noutput_dir: runs/cpt\ntokenizer: {small_tokenizer}\ntrain_data: [corpus.txt]\n"
+                                "seq_len: 32\nmicro_batch: 2\nmax_steps: 2\nwarmup_steps: 1\ntensorboard: false\n")
+    hostile(box, ['train', cfg], f'runs/cpt/{name}')
+
+
+@pytest.mark.parametrize('leave', [2048, 12 * 1024], ids=['lock', 'data'])
+def test_real_full_disk_on_resume_leaves_nothing_half_written(box, tiny_disk, small_tokenizer, leave):
+    """A run on a disk that fills up before it resumes: one line, exit 2, and nothing half-written in the run directory: the
+    data file being tokenized (data/train.tmp was kept, under 'nothing half-written was kept') and azllm_config.yml (written in
+    place, so a full disk tore the one there) are whole or absent, and so is the lock being written (.azllm.lock.tmp-PID was
+    kept) (found by filling a tmpfs between a run and its resume)."""
+    import yaml
+    run = tiny_disk/'run'
+    cfg = _cpt_on(box, small_tokenizer, output_dir=str(run), checkpoint_dir=str(box/'runs'/'ck'))
+    rc, err = cli('train', cfg)
+    assert rc == 0, err
+    fill(tiny_disk, leave)
+    rc, err = cli('train', cfg, 'max_steps=2', 'resume_with_changes=true')
+    assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err
+    assert 'No space left on device' in err.split('azllm: error:')[1], err
+    assert not [p for p in run.rglob('*') if '.tmp' in p.name], sorted(map(str, run.rglob('*')))
+    assert yaml.safe_load((run/'azllm_config.yml').read_text())['output_dir'] == str(run)
+    assert (box/'runs'/'ck'/'step_000001'/'azllm_checkpoint.json').is_file()          # the checkpoint is never lost
+
+
+def test_real_full_disk_fertility_plot(box, tiny_disk, small_tokenizer):
+    """A disk that fills up while `fertility --plot` writes its figure: one line, exit 2, and no torn image left where the plot
+    was asked for (savefig wrote the path itself: an 8 KB PNG stub stayed, under 'nothing half-written was kept'; found on a
+    real tmpfs)."""
+    fill(tiny_disk, 8 * 1024)
+    rc, err = cli('fertility', '--tokenizer', small_tokenizer, '--text', 'corpus.txt', '--plot', tiny_disk/'f.png')
+    one_clear_error(rc, err, 'No space left on device')
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+
+
+def test_a_users_link_to_a_folder_inside_an_azllm_output_is_never_deleted(box):
+    """A link to a folder of the user's, put inside an azllm output, is the user's: replacing the output is refused, naming it.
+    `listing` left out everything `is_dir` (which follows links), so the link went unnoticed and was deleted with the old
+    output (found by linking ~/data into a tokenizer output and training the tokenizer again)."""
+    rc, err = cli(*_tok('runs/tok')); assert rc == 0, err
+    os.symlink(box/'mine', box/'runs'/'tok'/'my-data')
+    hostile(box, _tok('runs/tok'), 'my-data', 'did not write')
+    assert (box/'runs'/'tok'/'my-data').is_symlink() and (box/'mine'/'thesis.tex').is_file()
+
+
+def test_a_run_that_loses_the_race_for_a_new_directory_leaves_the_winner_alone(box, small_tokenizer, monkeypatch):
+    """Two runs started at once on a new output_dir: the one that finds the other's lock stops with one line and leaves the
+    directory to the run that holds it. It removed the whole directory, the other run's lock and files included, because it
+    had seen the directory missing a moment before (found by making the other run take the lock between the two instants)."""
+    import azllm.checkpoint as ckm
+    from azllm.checkpoint import LOCK, RunLock
+    other = subprocess.Popen(['sleep', '60'])
+    real = RunLock.acquire
+    def race(self):                      # the other run made the directory and took the lock just before this one
+        if not self.url and self.path.name == LOCK and not self.path.exists():
+            self.path.write_text(json.dumps(dict(pid=other.pid, host=self.me['host'], pid_start=ckm._started(other.pid))))
+            (self.path.parent/'log.jsonl').write_text('{"step": 1}\n')
+        return real(self)
+    monkeypatch.setattr(RunLock, 'acquire', race)
+    try:
+        cfg = _cpt_on(box, small_tokenizer)
+        rc, err = cli('train', cfg)
+        one_clear_error(rc, err, 'is in use by another run')
+        assert (box/'runs'/'cpt'/LOCK).is_file() and (box/'runs'/'cpt'/'log.jsonl').is_file()
+    finally: other.kill(); other.wait()
