@@ -266,11 +266,10 @@ def load_config(path:str|Path, # YAML file
 def save_config(cfg:BaseModel, # a validated config
                 path:str|Path, # where to write the YAML
                ) -> Path:
-    "Write the resolved config as YAML."
+    "Write the resolved config as YAML (atomically: a kill or a full disk leaves the old file or the new one)."
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(cfg.model_dump(mode='json'), sort_keys=False, allow_unicode=True), encoding='utf-8')
-    return path
+    return atomic_write_text(path, yaml.safe_dump(cfg.model_dump(mode='json'), sort_keys=False, allow_unicode=True))
 
 # %% ../nbs/00_core.ipynb #e8d10e33
 def int_in(lo:int, # smallest allowed value
@@ -310,10 +309,8 @@ def md_table(df, # a pandas DataFrame
     return '\n'.join(rows)
 
 def write_json(obj, path:str|Path) -> Path:
-    "Write `obj` as pretty UTF-8 JSON."
-    path = Path(path)
-    path.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + '\n', encoding='utf-8')
-    return path
+    "Write `obj` as pretty UTF-8 JSON (atomically, through `atomic_write_text`)."
+    return atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False) + '\n')
 
 # %% ../nbs/00_core.ipynb #b11354cd
 def _bare(t):
@@ -438,7 +435,7 @@ def listing(path:str|Path) -> dict[str, int]:
     return {p.relative_to(path).as_posix(): p.lstat().st_size for p in sorted(path.rglob('*'))
             if (p.is_symlink() or not p.is_dir()) and p.name != MARKER}
 
-_DEBRIS = re.compile(r'^\.(azllm-output\.json|azllm\.lock)\.tmp-\d+$')
+_DEBRIS = re.compile(r'^\.(azllm-output\.json|azllm\.lock|summary\.json|azllm_config\.yml)\.tmp-\d+$')   # atomic_write_text's, in run directories
 
 def _clear_debris(path:Path):
     "Remove the temporary marker/lock files of dead processes in `path`."
