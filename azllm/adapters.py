@@ -119,6 +119,10 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
     if found is None: raise AzllmError(f"{adapter_dir}: not an adapter directory (no adapter_config.json, nor final/adapter_config.json)")
     adapter_dir = found
     if Path(out).resolve() == adapter_dir.resolve(): raise AzllmError(f"--out {out} is the adapter directory itself; choose another")
+    copied = [p for p in adapter_dir.iterdir() if p.is_file() or (p.name == 'base' and p.is_dir())]
+    links = [q for p in copied for q in [p, *(p.rglob('*') if p.is_dir() and not p.is_symlink() else [])] if q.is_symlink()]
+    if links: raise AzllmError(f"{links[0]}: a link inside the adapter directory; export copies files, never what a link points to "
+                               f"(that could be any file of yours): replace the link by the file itself")
     check_output(out, 'adapter', overwrite)
     with atomic_dir(out, 'adapter', overwrite) as tmp:
         for p in adapter_dir.iterdir():
