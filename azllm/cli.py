@@ -375,7 +375,7 @@ def cmd_memory_max_batch(a):
 
 # %% ../nbs/80_cli.ipynb #5247f615
 _DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT: 'free some space or write elsewhere',
-                errno.EROFS: 'the filesystem is read-only; write elsewhere', errno.EACCES: 'check the permissions or write elsewhere',
+                errno.EROFS: 'write elsewhere', errno.EACCES: 'check the permissions or write elsewhere',
                 errno.EPERM: 'check the permissions or write elsewhere', errno.EFBIG: 'the file is too large for this filesystem',
                 errno.ENAMETOOLONG: 'use a shorter path'}
 
