@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from pydantic import Field
 from fastcore.basics import patch_to
-from .core import AzllmError, atomic_dir, write_json, print0
+from .core import AzllmError, atomic_dir, write_json, print0, resolve_source
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
 from .trainer import Trainer, run_training, data_dir
@@ -214,6 +214,7 @@ class DPORun(SFTRun):
 # %% ../nbs/33_dpo.ipynb #2256af95
 def dpo_base(cfg:DPORun, out:Path, rt:Runtime) -> str:
     "The model DPO starts from, as a loadable reference: an SFT adapter is merged into its base and saved under `out/sft-merged`."
+    resolve_source(cfg.model, 'model')              # a missing ./x is named as the model, before its tokenizer is looked for
     if adapter_dir_of(cfg.model) is None: return cfg.model
     merged = out/'sft-merged'
     if rt.local_main and not (merged/'config.json').exists():
