@@ -150,13 +150,17 @@ def preflight(cfg, # a validated cpt or sft config
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
     d = apply_overrides(read_yaml(a.config), a.overrides)   # a missing config, model or text fails before torch loads
+    def missing(msg):   # a misspelt key (`modls=[...]` leaves the file's models) is the cause to name: validate first, then the path
+        from azllm.eval import EvalRun
+        load_config(Path(a.config), EvalRun, a.overrides)
+        raise AzllmError(msg)
     for m in d.get('models') or []:
         for k in ('path', 'adapter'):
             v = m.get(k) if isinstance(m, dict) else None
             if isinstance(v, str) and not v.startswith('preset:') and looks_local(v) and not Path(v).exists():
-                raise AzllmError(f"{a.config}: model {m.get('name') or v!r}: {k} {v}: no such file or directory")
+                missing(f"{a.config}: model {m.get('name') or v!r}: {k} {v}: no such file or directory")
     for v in d.get('valid_data') or []:
-        if isinstance(v, str) and looks_local(v) and not Path(v).exists(): raise AzllmError(f"{a.config}: valid_data {v}: no such file")
+        if isinstance(v, str) and looks_local(v) and not Path(v).exists(): missing(f"{a.config}: valid_data {v}: no such file")
     from azllm.eval import EvalRun, run_eval
     with _no_loading_bars(): out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")

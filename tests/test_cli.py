@@ -269,3 +269,11 @@ def test_memory_flags_reach_the_estimate(capsys):
     assert {k: got[k] for k in want} == want
     with pytest.raises(SystemExit) as e: main(['memory', 'estimate', '--params', '1B', '--precision', 'amp-bf16'])
     assert e.value.code == 2 and "'amp-bf16' is called 'bf16' now" in capsys.readouterr().err
+
+
+def test_eval_names_a_misspelt_key_before_the_paths_it_left(tmp_path):
+    """`models` misspelt in an override (`modls=[...]`) leaves the file's own models, which are not there: the typo is what to
+    report (exit 2, 'did you mean models?'), not a path the user never typed. Found by following the quickstart's What next."""
+    r = azllm_in('eval', ROOT/'configs'/'eval_tiny.yml', f'output_dir={tmp_path/"ev"}', 'modls=[{name: m, path: preset:llama-tiny}]', cwd=tmp_path)
+    bad(r, 'modls: unknown key', 'did you mean models?')
+    assert 'runs/sft-tiny' not in r.stderr and not (tmp_path/'ev').exists()
