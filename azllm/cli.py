@@ -275,7 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
     p.set_defaults(func=cmd_eval)
 
-    p = sub.add_parser('train', help='run stages from YAML configs (stage: tokenizer | cpt | sft | eval), in order',
+    from azllm.stages import STAGE_NAMES
+    p = sub.add_parser('train', help=f"run stages from YAML configs (stage: {' | '.join(STAGE_NAMES)}), in order",
                        description='Run one or more YAML run configs in order; key=value arguments override keys of every config. '
                        'With --gpus N / --nnodes M azllm starts torchrun (or accelerate launch) itself; --dry-run prints the command.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs (see configs/) and overrides, e.g. max_steps=100')

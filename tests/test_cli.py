@@ -277,3 +277,10 @@ def test_eval_names_a_misspelt_key_before_the_paths_it_left(tmp_path):
     r = azllm_in('eval', ROOT/'configs'/'eval_tiny.yml', f'output_dir={tmp_path/"ev"}', 'modls=[{name: m, path: preset:llama-tiny}]', cwd=tmp_path)
     bad(r, 'modls: unknown key', 'did you mean models?')
     assert 'runs/sft-tiny' not in r.stderr and not (tmp_path/'ev').exists()
+
+
+def test_help_names_every_stage_train_runs():
+    "`azllm --help` said `stage: tokenizer | cpt | sft | eval` while `azllm train configs/dpo_tiny.yml` runs `stage: dpo` (found reading the help)."
+    from azllm.stages import STAGE_NAMES
+    line = next(l for l in azllm_in('--help').stdout.replace('\n', ' ').split('train', 1)[1:])
+    assert f"stage: {' | '.join(STAGE_NAMES)}" in ' '.join(line.split()), line
