@@ -305,3 +305,17 @@ def test_words_in_128k_is_a_whole_number():
     from azllm.tokenizer import load_tokenizer
     r = fertility_stats(load_tokenizer(), ['Azərbaycan dili türk dillərindən biridir.'])
     assert isinstance(r['words_in_128k'], int) and r['words_in_128k'] == int(131_072 / r['fertility'])
+
+
+def test_readme_tokenizer_overrides_do_not_write_under_a_name_of_another_size(monkeypatch):
+    """The README's `azllm train configs/tokenizer_custom.yml vocab_size=8000` wrote an 8,000-token tokenizer to the config's
+    runs/tokenizer-az-16k, the directory configs/sft_tiny.yml then loads as its 16k tokenizer (found by running the README's
+    command-line examples in order). A size named in output_dir must be the size the command trains."""
+    from azllm.stages import read_runs
+    monkeypatch.chdir(ROOT)
+    cmds = [c for c in _readme_commands('azllm train configs/tokenizer') if any(a.startswith('vocab_size=') for a in c)]
+    assert cmds
+    for cmd in cmds:
+        for r in read_runs(cmd[2:]):
+            if m := re.search(r'(\d+)k\b', str(r.config.output_dir)):
+                assert int(m.group(1)) * 1000 == r.config.vocab_size, (cmd, r.config.output_dir, r.config.vocab_size)
