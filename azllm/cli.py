@@ -412,7 +412,8 @@ def main(argv:list[str]|None=None) -> int:
         print0(f"azllm: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("azllm: interrupted", file=sys.stderr)
+        resume = '; run the same command again to resume from its last checkpoint' if a.command == 'train' else ''
+        print(f"azllm: interrupted{resume}", file=sys.stderr)
         return 130
     except BrokenPipeError:            # `azllm ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

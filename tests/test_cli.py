@@ -284,3 +284,13 @@ def test_help_names_every_stage_train_runs():
     from azllm.stages import STAGE_NAMES
     line = next(l for l in azllm_in('--help').stdout.replace('\n', ' ').split('train', 1)[1:])
     assert f"stage: {' | '.join(STAGE_NAMES)}" in ' '.join(line.split()), line
+
+
+def test_ctrl_c_in_train_says_how_to_resume(monkeypatch, capsys):
+    "Ctrl-C in `azllm train` printed only 'azllm: interrupted'; the rerun resumes, and the line now says so (found by interrupting configs/cpt_tiny_base.yml)."
+    import azllm.cli as cli
+    def interrupted(a): raise KeyboardInterrupt
+    monkeypatch.setattr(cli, 'cmd_train', interrupted)
+    assert cli.main(['train', 'configs/cpt_tiny_base.yml']) == 130
+    err = capsys.readouterr().err
+    assert err.startswith('azllm: interrupted') and 'run the same command again to resume' in err and len(err.strip().splitlines()) == 1
