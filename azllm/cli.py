@@ -150,13 +150,17 @@ def preflight(cfg, # a validated cpt or sft config
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
     d = apply_overrides(read_yaml(a.config), a.overrides)   # a missing config, model or text fails before torch loads
+    def missing(msg):   # a misspelt key (`modls=[...]` leaves the file's models) is the cause to name: validate first, then the path
+        from azllm.eval import EvalRun
+        load_config(Path(a.config), EvalRun, a.overrides)
+        raise AzllmError(msg)
     for m in d.get('models') or []:
         for k in ('path', 'adapter'):
             v = m.get(k) if isinstance(m, dict) else None
             if isinstance(v, str) and not v.startswith('preset:') and looks_local(v) and not Path(v).exists():
-                raise AzllmError(f"{a.config}: model {m.get('name') or v!r}: {k} {v}: no such file or directory")
+                missing(f"{a.config}: model {m.get('name') or v!r}: {k} {v}: no such file or directory")
     for v in d.get('valid_data') or []:
-        if isinstance(v, str) and looks_local(v) and not Path(v).exists(): raise AzllmError(f"{a.config}: valid_data {v}: no such file")
+        if isinstance(v, str) and looks_local(v) and not Path(v).exists(): missing(f"{a.config}: valid_data {v}: no such file")
     from azllm.eval import EvalRun, run_eval
     with _no_loading_bars(): out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
@@ -271,7 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
     p.set_defaults(func=cmd_eval)
 
-    p = sub.add_parser('train', help='run stages from YAML configs (stage: tokenizer | cpt | sft | eval), in order',
+    from azllm.stages import STAGE_NAMES
+    p = sub.add_parser('train', help=f"run stages from YAML configs (stage: {' | '.join(STAGE_NAMES)}), in order",
                        description='Run one or more YAML run configs in order; key=value arguments override keys of every config. '
                        'With --gpus N / --nnodes M azllm starts torchrun (or accelerate launch) itself; --dry-run prints the command.')
     p.add_argument('configs', nargs='+', metavar='CONFIG.yml|key=value', help='run configs (see configs/) and overrides, e.g. max_steps=100')
@@ -407,7 +412,8 @@ def main(argv:list[str]|None=None) -> int:
         print0(f"azllm: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("azllm: interrupted", file=sys.stderr)
+        resume = '; run the same command again to resume from its last checkpoint' if a.command == 'train' else ''
+        print(f"azllm: interrupted{resume}", file=sys.stderr)
         return 130
     except BrokenPipeError:            # `azllm ... | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, shlex, time
 from pathlib import Path
 import pandas as pd
-from .core import AzllmError, atomic_dir, check_output, write_json, md_table
+from .core import AzllmError, MARKER, atomic_dir, check_output, read_marker, write_json, md_table
 from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
@@ -387,3 +387,8 @@ def _relocate(root:Path, old:str, new:str):
             if any(o in text for o, _ in pairs):
                 for o, n in pairs: text = text.replace(o, n)
                 p.write_text(text, encoding='utf-8')
+    for m in root.rglob(MARKER):       # the markers listed each file's size before the rewrite: list the new sizes, or a rerun refuses its own output
+        d = read_marker(m.parent)
+        if d and isinstance(d.get('files'), dict):
+            files = {k: ((m.parent/k).lstat().st_size if (m.parent/k).is_file() else v) for k, v in d['files'].items()}
+            if files != d['files']: m.write_text(json.dumps({**d, 'files': files}, indent=2) + '\n', encoding='utf-8')

@@ -269,3 +269,28 @@ def test_memory_flags_reach_the_estimate(capsys):
     assert {k: got[k] for k in want} == want
     with pytest.raises(SystemExit) as e: main(['memory', 'estimate', '--params', '1B', '--precision', 'amp-bf16'])
     assert e.value.code == 2 and "'amp-bf16' is called 'bf16' now" in capsys.readouterr().err
+
+
+def test_eval_names_a_misspelt_key_before_the_paths_it_left(tmp_path):
+    """`models` misspelt in an override (`modls=[...]`) leaves the file's own models, which are not there: the typo is what to
+    report (exit 2, 'did you mean models?'), not a path the user never typed. Found by following the quickstart's What next."""
+    r = azllm_in('eval', ROOT/'configs'/'eval_tiny.yml', f'output_dir={tmp_path/"ev"}', 'modls=[{name: m, path: preset:llama-tiny}]', cwd=tmp_path)
+    bad(r, 'modls: unknown key', 'did you mean models?')
+    assert 'runs/sft-tiny' not in r.stderr and not (tmp_path/'ev').exists()
+
+
+def test_help_names_every_stage_train_runs():
+    "`azllm --help` said `stage: tokenizer | cpt | sft | eval` while `azllm train configs/dpo_tiny.yml` runs `stage: dpo` (found reading the help)."
+    from azllm.stages import STAGE_NAMES
+    line = next(l for l in azllm_in('--help').stdout.replace('\n', ' ').split('train', 1)[1:])
+    assert f"stage: {' | '.join(STAGE_NAMES)}" in ' '.join(line.split()), line
+
+
+def test_ctrl_c_in_train_says_how_to_resume(monkeypatch, capsys):
+    "Ctrl-C in `azllm train` printed only 'azllm: interrupted'; the rerun resumes, and the line now says so (found by interrupting configs/cpt_tiny_base.yml)."
+    import azllm.cli as cli
+    def interrupted(a): raise KeyboardInterrupt
+    monkeypatch.setattr(cli, 'cmd_train', interrupted)
+    assert cli.main(['train', 'configs/cpt_tiny_base.yml']) == 130
+    err = capsys.readouterr().err
+    assert err.startswith('azllm: interrupted') and 'run the same command again to resume' in err and len(err.strip().splitlines()) == 1

@@ -305,3 +305,34 @@ def test_words_in_128k_is_a_whole_number():
     from azllm.tokenizer import load_tokenizer
     r = fertility_stats(load_tokenizer(), ['Azərbaycan dili türk dillərindən biridir.'])
     assert isinstance(r['words_in_128k'], int) and r['words_in_128k'] == int(131_072 / r['fertility'])
+
+
+def test_readme_tokenizer_overrides_do_not_write_under_a_name_of_another_size(monkeypatch):
+    """The README's `azllm train configs/tokenizer_custom.yml vocab_size=8000` wrote an 8,000-token tokenizer to the config's
+    runs/tokenizer-az-16k, the directory configs/sft_tiny.yml then loads as its 16k tokenizer (found by running the README's
+    command-line examples in order). A size named in output_dir must be the size the command trains."""
+    from azllm.stages import read_runs
+    monkeypatch.chdir(ROOT)
+    cmds = [c for c in _readme_commands('azllm train configs/tokenizer') if any(a.startswith('vocab_size=') for a in c)]
+    assert cmds
+    for cmd in cmds:
+        for r in read_runs(cmd[2:]):
+            if m := re.search(r'(\d+)k\b', str(r.config.output_dir)):
+                assert int(m.group(1)) * 1000 == r.config.vocab_size, (cmd, r.config.output_dir, r.config.vocab_size)
+
+
+def test_relocated_quickstart_files_stay_listed_by_their_markers(tmp_path):
+    """Running `azllm quickstart --out runs/quickstart` a second time refused its own output: 'holds cpt/base/azllm_config.yml
+    (and 20 more), which azllm did not write there'. `_relocate` rewrote the recorded paths after the markers had listed each
+    file's size (found by re-running the README's quickstart command). Every marker must still vouch for the files it lists."""
+    from azllm.core import atomic_dir, foreign_files, check_output
+    from azllm.pipeline import _relocate
+    final = tmp_path/'qs'
+    with atomic_dir(final, 'quickstart') as tmp:
+        tmp = Path(tmp).resolve()
+        with atomic_dir(tmp/'cpt'/'base', 'cpt-run') as run:
+            (Path(run)/'azllm_config.yml').write_text(f"output_dir: {tmp/'cpt'/'base'}\n")
+    _relocate(final, str(tmp), str(final.resolve()))
+    assert str(final.resolve()) in (final/'cpt'/'base'/'azllm_config.yml').read_text()
+    assert foreign_files(final) == [] and foreign_files(final/'cpt'/'base') == []
+    check_output(final, 'quickstart')          # the same command again may replace it
