@@ -21,7 +21,7 @@ from .commands import QUICKSTART
 
 # %% auto #0
 __all__ = ['TINY', 'QUICK_TASKS', 'PHASE2_NOTE', 'SMALL', 'label_by_size', 'stage1_report', 'cpt_comparison', 'sft_step',
-           'dpo_step', 'dpo_section', 'sft_vs_dpo', 'eval_step', 'what_next', 'quickstart']
+           'dpo_step', 'dpo_section', 'sft_vs_dpo', 'dpo_verdict', 'eval_step', 'what_next', 'quickstart']
 
 # %% ../nbs/50_pipeline.ipynb #a0e9b84d
 def label_by_size(sweep:pd.DataFrame, # from `vocab_sweep` (rows named by the size asked for)
@@ -155,6 +155,18 @@ def sft_vs_dpo(rep:dict, # the report after the DPO and evaluation stages
     df = pd.DataFrame.from_dict(rows, orient='index')[['sft', 'dpo']]
     df.index.name = 'measure'
     return df, data
+
+def dpo_verdict(sft:float, # SFT's share of held-out pairs with the chosen reply preferred
+                dpo:float, # the same for the DPO model
+                n:int, # held-out pairs
+               ) -> str:
+    "What DPO did to the chosen-reply rate, said with its noise: 2 standard errors of the difference of two rates on `n` pairs."
+    se = (max(sft * (1 - sft) + dpo * (1 - dpo), 1 / n) / n) ** 0.5    # at least one pair's worth, so 1.000 against 1.000 is not exact
+    d = dpo - sft
+    what = f"left it at {sft:.3f}" if d == 0 else f"{'raised' if d > 0 else 'lowered'} it from {sft:.3f} to {dpo:.3f}"
+    return (f"DPO is meant to raise the first row; here it {what}, {'within' if abs(d) <= 2 * se else 'beyond'} noise "
+            f"(2 SE = {2 * se:.3f} on {n} pairs)")
+
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
 QUICK_TASKS = {'az': 100, 'az_text_bpb': 8, 'az_sft_gen': 24}   # lm-eval tasks of the quickstart -> items scored (100 of each `az` task, documents, chat answers)
@@ -368,8 +380,10 @@ def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically
             if 'dpo' in rep:
                 table, rep['sft_vs_dpo'] = sft_vs_dpo(rep)
                 rep['_sections']['SFT and DPO compared'] = '\n\n'.join([
-                    "The SFT model and the DPO model tuned from it, on the same held-out pairs and the same evaluation as above "
-                    "(tiny models: DPO should raise the first row; the others show what it cost elsewhere, if anything):", md_table(table)])
+                    "The SFT model and the DPO model tuned from it, on the same held-out pairs and the same evaluation as above. "
+                    + dpo_verdict(rep['sft_vs_dpo']['sft']['preference_accuracy'], rep['sft_vs_dpo']['dpo']['preference_accuracy'],
+                                  rep['dpo']['preference_accuracy']['sft']['pairs'])
+                    + "; the other rows show what it cost elsewhere, if anything:", md_table(table)])
         rep['timings'], rep['_run'] = timings, str(out)
         bar.close()
         (tmp/'report.md').write_text(_report_md(rep), encoding='utf-8')
