@@ -18,8 +18,8 @@ __all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 
            'class_source', 'field_comments', 'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides',
            'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'write_json',
            'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
-           'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output', 'atomic_dir', 'require_fs',
-           'looks_local', 'hub_offline', 'resolve_source']
+           'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output',
+           'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -417,17 +417,23 @@ def output_kind(path:str|Path, # a directory
     "The kind recorded in `path`'s azllm marker, or None if `path` is not an azllm output."
     return (read_marker(path) or {}).get('kind')
 
-def atomic_write_text(path:str|Path, # file to write
-                      text:str, # its new content
-                     ) -> Path:
+def atomic_write_bytes(path:str|Path, # file to write
+                       data:bytes, # its new content
+                      ) -> Path:
     "Write `path` through a temporary file and a rename: a kill at any instant leaves the old file or the new one, never a torn one."
     path = Path(path)
     tmp = path.parent/f'.{path.name.lstrip(".")}.tmp-{os.getpid()}'
     try:
-        with open(tmp, 'w', encoding='utf-8') as f: f.write(text); f.flush(); os.fsync(f.fileno())
+        with open(tmp, 'wb') as f: f.write(data); f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
     finally: tmp.unlink(missing_ok=True)
     return path
+
+def atomic_write_text(path:str|Path, # file to write
+                      text:str, # its new content (written as UTF-8)
+                     ) -> Path:
+    "`atomic_write_bytes` for text."
+    return atomic_write_bytes(path, text.encode('utf-8'))
 
 def listing(path:str|Path) -> dict[str, int]:
     "`{relative path: size}` of every file under `path` but its marker, and of every link (a link to a folder too: `is_dir` follows links)."

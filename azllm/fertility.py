@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable
 import pandas as pd
 from tqdm import tqdm
-from .core import AzllmError
+from .core import AzllmError, atomic_write_bytes
 from .tokenizer import train_tokenizer, extend_tokenizers, load_tokenizer
 
 # %% auto #0
@@ -110,15 +110,11 @@ def plot_sweep(df:pd.DataFrame, # result of `vocab_sweep`
 PLOT_TAG = 'azllm-plot'
 
 def _save_tagged(fig, path):
-    "Save `fig` tagged as azllm's through a temporary file and a rename: a full disk or a kill leaves the old file or none, never a torn image."
-    import os
-    path = Path(path)
-    fmt = path.suffix[1:].lower() or 'png'
-    tmp = path.parent/f'.{path.name}.tmp-{os.getpid()}.{fmt}'
-    try:
-        fig.savefig(tmp, dpi=80, format=fmt, metadata={('Software' if fmt == 'png' else 'Creator'): PLOT_TAG})
-        os.replace(tmp, path)
-    finally: tmp.unlink(missing_ok=True)
+    "Save `fig` tagged as azllm's, rendered in memory and written by `atomic_write_bytes`: a full disk or a kill leaves the old file or none."
+    import io
+    fmt, buf = Path(path).suffix[1:].lower() or 'png', io.BytesIO()
+    fig.savefig(buf, dpi=80, format=fmt, metadata={('Software' if fmt == 'png' else 'Creator'): PLOT_TAG})
+    atomic_write_bytes(path, buf.getvalue())
 
 def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                     path:str|Path|None=None, # save the figure here (PNG) if given

@@ -405,4 +405,4 @@ def _relocate(root:Path, old:str, new:str):
         d = read_marker(m.parent)
         if d and isinstance(d.get('files'), dict):
             files = {k: ((m.parent/k).lstat().st_size if (m.parent/k).is_file() else v) for k, v in d['files'].items()}
-            if files != d['files']: m.write_text(json.dumps({**d, 'files': files}, indent=2) + '\n', encoding='utf-8')
+            if files != d['files']: write_json({**d, 'files': files}, m)
