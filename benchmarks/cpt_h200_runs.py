@@ -13,13 +13,16 @@ over the steps after --skip (compilation and warm-up excluded), peak GPU memory,
   fp8         the shipped config with precision=fp8 (float8 matmuls where they pay, bf16 elsewhere)
   bf16_3b / fp8_3b   the same two on model=preset:llama-3.2-3b, global batch 32 (a step of 64 rows takes 5 s there; tokens/s
               do not depend on it)
+  bf16_3b_mb8 / fp8_3b_mb8   the 3B pair for speed alone: micro_batch=8 (what auto chose) and no validation, for one call to
+              hold both; `--steps 6 --skip 2 --row-timeout 105` kills each after its steps, during the final save (the 3B's
+              checkpoint and final/ take minutes), and its logged steps are still read. fp8_over_bf16_3b comes from this pair.
   bf16_200, bf16_seed1_200, fp8_200   the loss comparison: 200 steps of the shipped config at global batch 8 (micro-batch 8,
               16k tokens a step, so three runs fit one device call), warmup 20 steps; seed 0 and seed 1 in bf16 give the
               run-to-run noise of the loss, fp8 seed 0 is compared with bf16 seed 0 against it. --concurrent runs them at once on
               the one GPU (their tokens/s are then not a speed figure and are marked so).
 Rows already in --out are kept (one device call may not fit them all). The limit: 790 TFLOP/s / 6N tokens/s.
 """
-import argparse, json, os, platform, shutil, statistics, subprocess, sys, time
+import argparse, json, os, platform, re, shutil, statistics, subprocess, sys, time
 from importlib import metadata
 from pathlib import Path
 
@@ -34,6 +37,10 @@ ROWS = {   # name: (shape, overrides, steps (None: --steps), warmup steps)
     'fp8': ('1b', ['precision=fp8'], None, 5),
     'bf16_3b': ('3b', ['model=preset:llama-3.2-3b', 'global_batch=32'], None, 5),
     'fp8_3b': ('3b', ['model=preset:llama-3.2-3b', 'global_batch=32', 'precision=fp8'], None, 5),
+    # the 3B pair for speed alone, in one device call: the micro-batch auto chose (8), no validation, killed with --row-timeout
+    # after its steps (the 3B's checkpoint and final/ take minutes to write, which a device call has no time for)
+    'bf16_3b_mb8': ('3b', ['model=preset:llama-3.2-3b', 'global_batch=32', 'micro_batch=8', 'valid_data=null'], None, 5),
+    'fp8_3b_mb8': ('3b', ['model=preset:llama-3.2-3b', 'global_batch=32', 'micro_batch=8', 'valid_data=null', 'precision=fp8'], None, 5),
     'bf16_200': ('1b', LOSS_RUN, 200, 20),
     'bf16_seed1_200': ('1b', LOSS_RUN + ['seed=1'], 200, 20),
     'fp8_200': ('1b', LOSS_RUN + ['precision=fp8'], 200, 20),
@@ -47,41 +54,52 @@ def runs_dir(need_gib:float=60) -> Path:
     return Path('/tmp/azllm-h200-runs')
 
 
-def start_row(name, steps, base):
+def start_row(name, steps, base, extra_keys=()):
     "Start row `name`'s `azllm train` in its own process: (process, command, output directory, start time)."
     shape, extra, row_steps, warmup = ROWS[name]
     steps = row_steps or steps
     out = base/name
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sys.executable, '-m', 'azllm.cli', 'train', CONFIG, f'output_dir={out}', f'max_steps={steps}', 'save_every=100000',
-           f'warmup_steps={warmup}', f'eval_every={steps}', 'eval_rows=32', 'tensorboard=false', *extra]
+           f'warmup_steps={warmup}', f'eval_every={steps}', 'eval_rows=32', 'tensorboard=false', *extra, *extra_keys]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT), cmd, out, time.time()
 
 
-def run_row(name, steps, skip, base, timeout=None):
-    return finish_row(name, *start_row(name, steps, base), skip=skip, timeout=timeout)
+def run_row(name, steps, skip, base, timeout=None, extra_keys=()):
+    return finish_row(name, *start_row(name, steps, base, extra_keys), skip=skip, timeout=timeout)
 
 
 def finish_row(name, proc, cmd, out, t, skip, timeout=None):
     "Wait for a row's process; its record from the run's log.jsonl and summary.json."
     shape = ROWS[name][0]
+    killed = False
     try: stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.kill(); stdout, stderr = proc.communicate()
+        proc.kill(); stdout, stderr = proc.communicate(); killed = True
         stderr += f'\n(killed after {timeout:.0f} s: the device call had no more time)'
     wall = round(time.time() - t, 1)
+    from azllm.trainer import read_log
+    if killed and len(log := [x for x in read_log(out) if 'loss' in x]) > skip:   # its steps ran; killed while saving or validating
+        tps = statistics.median(x['tok_per_s'] for x in log[skip:])
+        shutil.rmtree(out, ignore_errors=True)
+        printed = [l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))]
+        m = next((re.search(r'micro_batch (\d+) x grad_accum (\d+) x \d+ processes, (\w+)', l) for l in printed if 'grad_accum' in l), None)
+        return dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, killed_after_steps=True, steps_logged=len(log), printed=printed,
+                    batch=dict(micro_batch=int(m[1]), grad_accum=int(m[2]), chosen=m[3]) if m else None,
+                    median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK, peak_mem_gib=max(x['peak_mem_gib'] for x in log),
+                    first_loss=log[0]['loss'], last_loss=log[-1]['loss'], losses=[round(x['loss'], 4) for x in log],
+                    tok_per_s_steps=[round(x['tok_per_s']) for x in log])
     if proc.returncode:
         print(name, 'failed:', stderr[-3000:], flush=True)
         shutil.rmtree(out, ignore_errors=True)
         return dict(cmd=' '.join(cmd[1:]), failed=True, rc=proc.returncode, stderr_tail=stderr[-1500:], wall_s=wall)
-    from azllm.trainer import read_log
     log = [x for x in read_log(out) if 'loss' in x]
     s = json.loads((out/'summary.json').read_text())
     tps = statistics.median(x['tok_per_s'] for x in log[skip:])
     row = dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, liger=s['liger'], compiled=s['compiled'], fp8_layers=s.get('fp8_layers', 0),
                batch=s.get('batch'), median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK,
                peak_mem_gib=max(x['peak_mem_gib'] for x in log), first_loss=log[0]['loss'], last_loss=log[-1]['loss'],
-               losses=[round(x['loss'], 4) for x in log], val_loss=s.get('val_loss'), val_bpb=s.get('val_bpb'),
+               losses=[round(x['loss'], 4) for x in log], tok_per_s_steps=[round(x['tok_per_s']) for x in log], val_loss=s.get('val_loss'), val_bpb=s.get('val_bpb'),
                printed=[l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))])
     shutil.rmtree(out, ignore_errors=True)      # 15-40 GB of checkpoint per row
     return row
@@ -100,6 +118,9 @@ def summarize(r):
     if ok('bf16_seed1') and ok('bf16'): s['loss_noise_bf16_seeds'] = max_diff(r['bf16_seed1'], r['bf16'])
     if ok('fp8_3b') and ok('bf16_3b'):
         s['fp8_over_bf16_3b'] = tp('fp8_3b') / tp('bf16_3b'); s['loss_max_abs_diff_fp8_vs_bf16_3b'] = max_diff(r['fp8_3b'], r['bf16_3b'])
+    if ok('fp8_3b_mb8') and ok('bf16_3b_mb8'):     # the speed pair, when measured: the 3B ratio from it
+        s['fp8_over_bf16_3b_auto'] = s.get('fp8_over_bf16_3b')
+        s['fp8_over_bf16_3b'] = tp('fp8_3b_mb8') / tp('bf16_3b_mb8')
     if 'loss_noise_bf16_seeds' in s and 'loss_max_abs_diff_fp8_vs_bf16' in s:
         s['fp8_loss_within_noise'] = s['loss_max_abs_diff_fp8_vs_bf16'] <= s['loss_noise_bf16_seeds']
     if all(ok(k) for k in ('bf16_200', 'bf16_seed1_200', 'fp8_200')):   # the 200-step comparison: three measures, fp8 against the seeds
@@ -130,10 +151,13 @@ def main():
     ap.add_argument('--skip', type=int, default=5, help='first steps left out of the median (compilation, warm-up)')
     ap.add_argument('--out', default=str(ROOT/'benchmarks/results/cpt_llama-3.2-1b_h200.json'))
     ap.add_argument('--concurrent', action='store_true', help='run the rows at once on the one GPU (loss comparisons; tokens/s then mean nothing)')
+    ap.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
+                    help='an override added to every row (a diagnostic: write such rows to another --out)')
+    ap.add_argument('--row-timeout', type=float, default=None, help='seconds after which a row is killed (its logged steps still count)')
     ap.add_argument('--deadline', type=float, default=None, help='seconds from now after which a running row is killed (the device call ends)')
     a = ap.parse_args()
     end = time.time() + a.deadline if a.deadline else None
-    left = lambda: None if end is None else max(1.0, end - time.time())
+    left = lambda: min([x for x in (None if end is None else max(1.0, end - time.time()), a.row_timeout) if x is not None], default=None)
     import torch
     res = dict(command='python ' + ' '.join(sys.argv), config=CONFIG, machine=platform.node(),
                gpu=torch.cuda.get_device_name() if torch.cuda.is_available() else 'cpu', versions=versions(),
@@ -148,10 +172,10 @@ def main():
         res['summary'] = summarize(res['runs'])
         Path(a.out).write_text(json.dumps(res, indent=2) + '\n')
     if a.concurrent:    # at most one on the RAM disk: with two there, the host ran out of memory as three runs saved at once (rc -9)
-        started = [(n, start_row(n, a.steps, runs_dir(25) if i == len(names) - 1 else Path('/tmp/azllm-h200-runs'))) for i, n in enumerate(names)]
+        started = [(n, start_row(n, a.steps, runs_dir(25) if i == len(names) - 1 else Path('/tmp/azllm-h200-runs'), a.set)) for i, n in enumerate(names)]
         for n, st in started: record(n, dict(finish_row(n, *st, skip=a.skip, timeout=left()), concurrent=len(names)))
     else:
-        for name in names: record(name, run_row(name, a.steps, a.skip, runs_dir(60 if ROWS[name][0] == '3b' else 25), timeout=left()))
+        for name in names: record(name, run_row(name, a.steps, a.skip, runs_dir(60 if ROWS[name][0] == '3b' else 25), timeout=left(), extra_keys=a.set))
     print(json.dumps(res['summary'], indent=1))
 
 

@@ -1,7 +1,10 @@
 """What each lever of the CPT step gives on one H200, measured on the real shapes: attention kernels, fused projections, whole-model compile, float8 per matmul shape.
 
     python benchmarks/cpt_levers.py [--sections sdpa,fp8_shapes,engine] [--variants base,cudnn,...] [--out benchmarks/results/cpt_levers_h200.json]
-    python benchmarks/cpt_levers.py --sections engine --shape 3b --micro-batch 8 --variants base,fp8,fp8_qkv   # -> cpt_levers_3b_h200.json
+    python benchmarks/cpt_levers.py --sections engine --shape 3b --micro-batch 8 --grad-accum 4 --steps 3 --variants base,fp8,fp8_qkv,fp8_qkv_cdt
+        # -> cpt_levers_3b_h200.json: the 3B step as `azllm train` runs it (8 x 4)
+    python benchmarks/cpt_levers.py --sections engine --micro-batch 32 --grad-accum 2 --steps 3 --variants base,base_cdt,fp8,fp8_cdt \
+        --out benchmarks/results/cpt_levers_1b_k2_h200.json          # the shipped 1B step (32 x 2), with and without coordinate descent
 
 Sections (each saved as soon as it is measured; --budget seconds skips what would not fit):
   sdpa        scaled_dot_product_attention forward + backward on the 1B's attention (32 query heads, 8 key/value heads,
@@ -9,12 +12,13 @@ Sections (each saved as soon as it is measured; --budget seconds skips what woul
               key/value heads repeated; the kernel that ran (from the profiler) and the error against FlashAttention's output.
   fp8_shapes  one linear layer forward + backward under bf16 autocast, fp32 weights (bf16: cuBLAS; fp8: torchao's Float8Linear,
               compiled), for the projection shapes of the 1B and the 3B at 32,768 tokens: where float8 pays.
-  engine      one optimizer step of the Llama 3.2 1B shape (random init, vocab 128,256, context 2048) through azllm's own
+  engine      one optimizer step (--grad-accum micro-batches) of the Llama 3.2 1B shape (random init, vocab 128,256, context 2048) through azllm's own
               `build_engine` + `train_step` (what `azllm train` runs: Liger's fused cross-entropy, compiled decoder layers,
               fused AdamW, clip 1.0) at micro-batch 32 (or `--shape 3b`), each variant with a lever on top: SDPA told to try cuDNN first,
               fused projections (`fuse_projections` below: q/k/v and gate/up as one matmul each), the whole decoder stack
               compiled as one graph instead of each layer, precision fp8, and fp8 with q/k/v as one linear module
-              before the float8 conversion (`fuse_qkv_modules`: the fused matmul is float8 where its shape pays); tokens/s over the timed steps, peak memory, the
+              before the float8 conversion (`fuse_qkv_modules`: the fused matmul is float8 where its shape pays), and `_cdt`: Inductor's
+              coordinate-descent tuning of its Triton kernels' block sizes; tokens/s over the timed steps, peak memory, the
               first step's loss (the same init and batch for every variant: a lever must not change it beyond bf16 noise),
               and for some variants where the GPU's time goes (kernel time by kind, from the profiler) with the ceiling it sets
               (tokens/s if everything but the matmuls and attention took no time).
@@ -42,8 +46,12 @@ VARIANTS = {   # name: levers over the shipped fast path (sdpa: which backend SD
     'cudnn_fused_whole': dict(sdpa='cudnn', fused=True, whole=True, precision='bf16'),
     # q, k, v as one linear *module* before float8 conversion, so the fused matmul is float8 where its shape pays (3B: 3072 x 5120)
     'fp8_qkv': dict(sdpa='torch', fused=False, whole=False, precision='fp8', qkv_module=True),
+    # Inductor's coordinate-descent tuning of its Triton kernels' block sizes (the casts, norms and activations; not cuBLAS)
+    'base_cdt': dict(sdpa='torch', fused=False, whole=False, precision='bf16', cdt=True),
+    'fp8_cdt': dict(sdpa='torch', fused=False, whole=False, precision='fp8', cdt=True),
+    'fp8_qkv_cdt': dict(sdpa='torch', fused=False, whole=False, precision='fp8', qkv_module=True, cdt=True),
 }
-PROFILED = ('base', 'cudnn_fused', 'fp8', 'fp8_cudnn_fused', 'fp8_qkv')
+PROFILED = ('base', 'cudnn_fused', 'fp8', 'fp8_cudnn_fused', 'fp8_qkv', 'base_cdt', 'fp8_cdt', 'fp8_qkv_cdt')
 SHAPES = {'1b q/o': (2048, 2048), '1b q|k|v': (2048, 3072), '1b gate|up': (2048, 16384), '1b down': (8192, 2048),
           '3b q/o': (3072, 3072), '3b k/v': (3072, 1024), '3b q|k|v': (3072, 5120), '3b gate/up': (3072, 8192), '3b down': (8192, 3072)}
 
@@ -268,22 +276,25 @@ def bound(profile:dict, tokens:int) -> dict:
     return dict(matmul_attention_ms=ms, tok_per_s_if_rest_free=tokens / ms * 1e3) if ms else {}
 
 
-def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf'), shape='1b') -> dict:
+def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf'), shape='1b', grad_accum=1) -> dict:
     from azllm.trainer import train_step
     g = torch.Generator('cuda').manual_seed(1000)
-    ids = torch.randint(0, VOCAB, (mb, SEQ + 1), device='cuda', generator=g)
-    batch = [dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())]
+    ids = [torch.randint(0, VOCAB, (mb, SEQ + 1), device='cuda', generator=g) for _ in range(grad_accum)]
+    batch = [dict(input_ids=x[:, :-1], shift_labels=x[:, 1:].contiguous()) for x in ids]
+    tokens = mb * SEQ * grad_accum      # one optimizer step: grad_accum micro-batches, as `azllm train` runs them
     out = {}
     for name in variants:
         if time.time() > budget_end: out[name] = dict(skipped='time budget'); continue
         lever = VARIANTS[name]
-        row = dict(lever=lever, micro_batch=mb, shape=shape)
+        row = dict(lever=lever, micro_batch=mb, grad_accum=grad_accum, shape=shape)
         t0 = time.time()
+        import torch._inductor.config as inductor
+        inductor.coordinate_descent_tuning = bool(lever.get('cdt'))   # read when a layer first compiles
         try:
             eng, info = build(lever, shape)
             row.update(fused_projections=info.get('fused_projections'), fp8_layers=info['fp8_layers'])
             def step():
-                with sdpa_first(lever['sdpa']): return train_step(eng, batch, mb * SEQ)
+                with sdpa_first(lever['sdpa']): return train_step(eng, batch, tokens)
             row['first_loss'] = step()['loss'].item()
             row['first_step_s'] = time.time() - t0
             for _ in range(warmup - 1): step()
@@ -291,10 +302,10 @@ def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf'), 
             t = time.perf_counter()
             for _ in range(steps): step()
             torch.cuda.synchronize(); dt = time.perf_counter() - t
-            row.update(tok_per_s=mb * SEQ * steps / dt, step_ms=dt / steps * 1e3, peak_gib=torch.cuda.max_memory_allocated() / 2**30)
+            row.update(tok_per_s=tokens * steps / dt, step_ms=dt / steps * 1e3, peak_gib=torch.cuda.max_memory_allocated() / 2**30)
             row['of_limit'] = row['tok_per_s'] * 6 * PARAMS[shape] / PEAK
             if name in PROFILED:
-                try: row['profile'] = profile_step(step); row['bound'] = bound(row['profile'], mb * SEQ)
+                try: row['profile'] = profile_step(step); row['bound'] = bound(row['profile'], tokens)
                 except Exception as e: row['profile'] = dict(error=f"{type(e).__name__}: {e}"[:300])
         except Exception as e:
             row['error'] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:300]}"
@@ -312,7 +323,9 @@ def main():
     ap.add_argument('--variants', default=','.join(VARIANTS))
     ap.add_argument('--budget', type=float, default=540, help='seconds; an engine variant that would start later is skipped')
     ap.add_argument('--shape', choices=sorted(PARAMS), default='1b', help="the engine section's model: Llama 3.2 1B or 3B")
-    ap.add_argument('--micro-batch', type=int, default=32, help="the engine section's rows per step")
+    ap.add_argument('--micro-batch', type=int, default=32, help="the engine section's rows per micro-batch")
+    ap.add_argument('--grad-accum', type=int, default=1, help="the engine section's micro-batches per optimizer step (`azllm train`'s 3B rows: 4)")
+    ap.add_argument('--steps', type=int, default=4, help="the engine section's timed optimizer steps per variant")
     ap.add_argument('--out', default=None, help='default: benchmarks/results/cpt_levers_h200.json (1b), cpt_levers_3b_h200.json (3b)')
     a = ap.parse_args()
     a.out = a.out or str(ROOT/'benchmarks/results'/('cpt_levers_h200.json' if a.shape == '1b' else f'cpt_levers_{a.shape}_h200.json'))
@@ -326,7 +339,7 @@ def main():
     if 'engine' in sections:
         res['engine'] = {}
         for name in a.variants.split(','):   # one at a time, saved after each
-            res['engine'].update(engine_section([name], mb=a.micro_batch, budget_end=t0 + a.budget - 60, shape=a.shape)); save()
+            res['engine'].update(engine_section([name], mb=a.micro_batch, steps=a.steps, budget_end=t0 + a.budget - 60, shape=a.shape, grad_accum=a.grad_accum)); save()
     if 'fp8_shapes' in sections: res['fp8_shapes'] = fp8_shapes_section(budget_end=t0 + a.budget - 15); save()
     res['wall_s'] = time.time() - t0; save()
     e = res.get('engine', {})
