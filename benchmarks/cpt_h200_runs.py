@@ -16,6 +16,8 @@ over the steps after --skip (compilation and warm-up excluded), peak GPU memory,
   bf16_3b_mb8 / fp8_3b_mb8   the 3B pair for speed alone: micro_batch=8 (what auto chose) and no validation, for one call to
               hold both; `--steps 6 --skip 2 --row-timeout 105` kills each after its steps, during the final save (the 3B's
               checkpoint and final/ take minutes), and its logged steps are still read. fp8_over_bf16_3b comes from this pair.
+  bf16_seed2_200, fp8_seed1_200, fp8_seed2_200   more seeds of the same (seed k shares init and data order in bf16 and fp8):
+              three seeds of each give the noise of the final validation loss and fp8's difference in it with an interval
   bf16_200, bf16_seed1_200, fp8_200   the loss comparison: 200 steps of the shipped config at global batch 8 (micro-batch 8,
               16k tokens a step, so three runs fit one device call), warmup 20 steps; seed 0 and seed 1 in bf16 give the
               run-to-run noise of the loss, fp8 seed 0 is compared with bf16 seed 0 against it. --concurrent runs them at once on
@@ -44,7 +46,12 @@ ROWS = {   # name: (shape, overrides, steps (None: --steps), warmup steps)
     'bf16_200': ('1b', LOSS_RUN, 200, 20),
     'bf16_seed1_200': ('1b', LOSS_RUN + ['seed=1'], 200, 20),
     'fp8_200': ('1b', LOSS_RUN + ['precision=fp8'], 200, 20),
+    # more seeds of the same, for a noise measured on more than one pair: seed k in bf16 and in fp8 share init and data order
+    'bf16_seed2_200': ('1b', LOSS_RUN + ['seed=2'], 200, 20),
+    'fp8_seed1_200': ('1b', LOSS_RUN + ['precision=fp8', 'seed=1'], 200, 20),
+    'fp8_seed2_200': ('1b', LOSS_RUN + ['precision=fp8', 'seed=2'], 200, 20),
 }
+SEEDS = {'bf16': ['bf16_200', 'bf16_seed1_200', 'bf16_seed2_200'], 'fp8': ['fp8_200', 'fp8_seed1_200', 'fp8_seed2_200']}   # seeds 0, 1, 2
 
 
 def runs_dir(need_gib:float=60) -> Path:
@@ -109,6 +116,26 @@ def max_diff(a, b): return max(abs(x - y) for x, y in zip(a['losses'], b['losses
 def tail_diff(a, b, n=50): return statistics.mean(abs(x - y) for x, y in list(zip(a['losses'], b['losses']))[-n:])
 
 
+def seed_comparison(r, seeds) -> dict:
+    """fp8 against bf16 over several seeds: the final validation loss of each (mean, standard deviation), fp8 minus bf16 per seed
+    (the same init and data order: the precision's own effect) with its standard error, and whether fp8's mean lies within two
+    standard errors of bf16's (the seeds' spread is the noise); the train-loss gap of the last 50 steps, fp8 vs bf16 at the same
+    seed against bf16 vs bf16 at different seeds."""
+    val = {p: [r[k]['val_loss'] for k in ks] for p, ks in seeds.items()}
+    mean = {p: statistics.mean(v) for p, v in val.items()}
+    sd = {p: statistics.stdev(v) for p, v in val.items()}
+    se = (sd['bf16'] ** 2 / len(val['bf16']) + sd['fp8'] ** 2 / len(val['fp8'])) ** 0.5
+    n = min(len(seeds['bf16']), len(seeds['fp8']))
+    paired = [r[seeds['fp8'][i]]['val_loss'] - r[seeds['bf16'][i]]['val_loss'] for i in range(n)]
+    paired_se = statistics.stdev(paired) / n ** 0.5 if n > 1 else None
+    b = seeds['bf16']
+    return dict(rows=seeds, val_loss=val, mean=mean, sd=sd, fp8_minus_bf16=mean['fp8'] - mean['bf16'], se=se,
+                within_2se=abs(mean['fp8'] - mean['bf16']) <= 2 * se,
+                paired_fp8_minus_bf16=paired, paired_mean=statistics.mean(paired), paired_se=paired_se,
+                tail_gap=dict(fp8_vs_bf16_same_seed=[tail_diff(r[seeds['fp8'][i]], r[b[i]]) for i in range(n)],
+                              bf16_vs_bf16=[tail_diff(r[b[i]], r[b[j]]) for i in range(len(b)) for j in range(i + 1, len(b))]))
+
+
 def summarize(r):
     ok = lambda k: k in r and not r[k].get('failed')
     tp = lambda k: r[k]['median_tok_per_s']
@@ -131,6 +158,9 @@ def summarize(r):
                  val_loss_abs_diff=dict(fp8_vs_bf16=abs(f['val_loss'] - a['val_loss']), seed1_vs_seed0=abs(b['val_loss'] - a['val_loss'])))
         c['within_noise'] = {k: v['fp8_vs_bf16'] <= v['seed1_vs_seed0'] for k, v in c.items() if isinstance(v, dict)}
         s['loss_200'] = c
+    seeds = {p: [k for k in names if ok(k) and r[k].get('val_loss') is not None] for p, names in SEEDS.items()}
+    if len(seeds['bf16']) >= 2 and len(seeds['fp8']) >= 2:   # the seeds' comparison: the noise from more than one pair
+        s['loss_200_seeds'] = seed_comparison(r, seeds)
     if ok('bf16'): s['bf16_tok_per_s'] = tp('bf16')
     s['targets'] = dict(bf16_tok_per_s=85_000, bf16_over_hf=1.8, fp8_over_bf16=1.15, fp8_over_bf16_3b=1.3)
     return s
