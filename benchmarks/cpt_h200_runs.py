@@ -121,18 +121,19 @@ def seed_comparison(r, seeds) -> dict:
     (the same init and data order: the precision's own effect) with its standard error, and whether fp8's mean lies within two
     standard errors of bf16's (the seeds' spread is the noise); the train-loss gap of the last 50 steps, fp8 vs bf16 at the same
     seed against bf16 vs bf16 at different seeds."""
-    val = {p: [r[k]['val_loss'] for k in ks] for p, ks in seeds.items()}
-    mean = {p: statistics.mean(v) for p, v in val.items()}
-    sd = {p: statistics.stdev(v) for p, v in val.items()}
+    has_val = lambda k: r[k].get('val_loss') is not None       # a row killed after its steps has its losses but no validation
+    val = {p: {k: r[k]['val_loss'] for k in ks if has_val(k)} for p, ks in seeds.items()}
+    mean = {p: statistics.mean(v.values()) for p, v in val.items()}
+    sd = {p: statistics.stdev(v.values()) for p, v in val.items()}
     se = (sd['bf16'] ** 2 / len(val['bf16']) + sd['fp8'] ** 2 / len(val['fp8'])) ** 0.5
-    n = min(len(seeds['bf16']), len(seeds['fp8']))
-    paired = [r[seeds['fp8'][i]]['val_loss'] - r[seeds['bf16'][i]]['val_loss'] for i in range(n)]
-    paired_se = statistics.stdev(paired) / n ** 0.5 if n > 1 else None
+    pairs = [(f, b) for f, b in zip(SEEDS['fp8'], SEEDS['bf16']) if f in seeds['fp8'] and b in seeds['bf16']]   # seed k in both
+    paired = [r[f]['val_loss'] - r[b]['val_loss'] for f, b in pairs if has_val(f) and has_val(b)]
     b = seeds['bf16']
     return dict(rows=seeds, val_loss=val, mean=mean, sd=sd, fp8_minus_bf16=mean['fp8'] - mean['bf16'], se=se,
                 within_2se=abs(mean['fp8'] - mean['bf16']) <= 2 * se,
-                paired_fp8_minus_bf16=paired, paired_mean=statistics.mean(paired), paired_se=paired_se,
-                tail_gap=dict(fp8_vs_bf16_same_seed=[tail_diff(r[seeds['fp8'][i]], r[b[i]]) for i in range(n)],
+                paired_fp8_minus_bf16=paired, paired_mean=statistics.mean(paired),
+                paired_se=statistics.stdev(paired) / len(paired) ** 0.5 if len(paired) > 1 else None,
+                tail_gap=dict(fp8_vs_bf16_same_seed=[tail_diff(r[f], r[b_]) for f, b_ in pairs],
                               bf16_vs_bf16=[tail_diff(r[b[i]], r[b[j]]) for i in range(len(b)) for j in range(i + 1, len(b))]))
 
 
@@ -158,8 +159,8 @@ def summarize(r):
                  val_loss_abs_diff=dict(fp8_vs_bf16=abs(f['val_loss'] - a['val_loss']), seed1_vs_seed0=abs(b['val_loss'] - a['val_loss'])))
         c['within_noise'] = {k: v['fp8_vs_bf16'] <= v['seed1_vs_seed0'] for k, v in c.items() if isinstance(v, dict)}
         s['loss_200'] = c
-    seeds = {p: [k for k in names if ok(k) and r[k].get('val_loss') is not None] for p, names in SEEDS.items()}
-    if len(seeds['bf16']) >= 2 and len(seeds['fp8']) >= 2:   # the seeds' comparison: the noise from more than one pair
+    seeds = {p: [k for k in names if ok(k)] for p, names in SEEDS.items()}
+    if all(sum(r[k].get('val_loss') is not None for k in ks) >= 2 for ks in seeds.values()):   # the noise from more than one pair
         s['loss_200_seeds'] = seed_comparison(r, seeds)
     if ok('bf16'): s['bf16_tok_per_s'] = tp('bf16')
     s['targets'] = dict(bf16_tok_per_s=85_000, bf16_over_hf=1.8, fp8_over_bf16=1.15, fp8_over_bf16_3b=1.3)
