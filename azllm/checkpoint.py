@@ -233,6 +233,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
                     rt:Runtime, # this process
                     meta:dict, # JSON-able facts for the sidecar (config, loss, ...)
                     keep_last:int=2, # committed checkpoints to keep
+                    threads:Optional[int]=None, # files each rank writes at once (default: `io_threads`)
                    ) -> str:
     "Write and commit checkpoint `step` (every process calls this); prune to `keep_last`; return its path."
     import torch.distributed.checkpoint as dcp
@@ -251,7 +252,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
     # (benchmarks/checkpoint_cpu.py), and a 3B model's 38 GB of weights and AdamW state is written at every save_every
     if is_url(work): from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter as Writer
     else: from torch.distributed.checkpoint import FileSystemWriter as Writer
-    with _dcp_quiet(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=io_threads(rt)))
+    with _dcp_quiet(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads or io_threads(rt)))
     _write_json(fs, _join(wpath, f'rng_rank{rt.rank}.json'), rng_state())
     if rt.main:
         _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())
