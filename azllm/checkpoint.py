@@ -233,7 +233,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
                     rt:Runtime, # this process
                     meta:dict, # JSON-able facts for the sidecar (config, loss, ...)
                     keep_last:int=2, # committed checkpoints to keep
-                    threads:Optional[int]=None, # files each rank writes at once (default: `io_threads`)
+                    threads:Optional[int]=None, # files each rank writes at once (default: `io_threads`, one per 256 MiB of its state)
                    ) -> str:
     "Write and commit checkpoint `step` (every process calls this); prune to `keep_last`; return its path."
     import torch.distributed.checkpoint as dcp
@@ -248,11 +248,14 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
     rt.barrier()
     msd, osd = get_state_dict(model, opt)
     tensors, groups = split_optimizer_state(osd)
-    # io_threads files per rank, written (and later hashed) in parallel: one thread wrote a 2 GiB checkpoint 2.5x slower on 2 cores
-    # (benchmarks/checkpoint_cpu.py), and a 3B model's 38 GB of weights and AdamW state is written at every save_every
+    # io_threads files per rank, written (and later hashed) in parallel: one thread writes and hashes at one core's speed, and a
+    # 3B model's weights and AdamW state are 38 GB at every save_every (benchmarks/checkpoint_save.py measures both ways);
+    # a small state stays one file (each file costs an fsync, which is most of a small save's time)
+    nbytes = sum(t.numel() * t.element_size() for sd in (msd, tensors) for t in sd.values() if torch.is_tensor(t))
+    threads = threads or max(1, min(io_threads(rt), nbytes // (256 << 20)))
     if is_url(work): from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter as Writer
     else: from torch.distributed.checkpoint import FileSystemWriter as Writer
-    with _dcp_quiet(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads or io_threads(rt)))
+    with _dcp_quiet(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads))
     _write_json(fs, _join(wpath, f'rng_rank{rt.rank}.json'), rng_state())
     if rt.main:
         _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())
