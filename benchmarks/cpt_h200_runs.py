@@ -86,28 +86,26 @@ def finish_row(name, proc, cmd, out, t, skip, timeout=None):
         stderr += f'\n(killed after {timeout:.0f} s: the device call had no more time)'
     wall = round(time.time() - t, 1)
     from azllm.trainer import read_log
-    if killed and len(log := [x for x in read_log(out) if 'loss' in x]) > skip:   # its steps ran; killed while saving or validating
+    log = [x for x in read_log(out) if 'loss' in x] if (out/'log.jsonl').is_file() else []
+    printed = [l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))]
+    def from_log(**more):     # what every row reads from log.jsonl
         tps = statistics.median(x['tok_per_s'] for x in log[skip:])
-        shutil.rmtree(out, ignore_errors=True)
-        printed = [l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))]
+        return dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, **more, median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK,
+                    peak_mem_gib=max(x['peak_mem_gib'] for x in log), first_loss=log[0]['loss'], last_loss=log[-1]['loss'],
+                    losses=[round(x['loss'], 4) for x in log], tok_per_s_steps=[round(x['tok_per_s']) for x in log], printed=printed)
+    if killed and len(log) > skip:   # its steps ran; killed while saving or validating: no summary.json, the batch from its printed line
         m = next((re.search(r'micro_batch (\d+) x grad_accum (\d+) x \d+ processes, (\w+)', l) for l in printed if 'grad_accum' in l), None)
-        return dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, killed_after_steps=True, steps_logged=len(log), printed=printed,
-                    batch=dict(micro_batch=int(m[1]), grad_accum=int(m[2]), chosen=m[3]) if m else None,
-                    median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK, peak_mem_gib=max(x['peak_mem_gib'] for x in log),
-                    first_loss=log[0]['loss'], last_loss=log[-1]['loss'], losses=[round(x['loss'], 4) for x in log],
-                    tok_per_s_steps=[round(x['tok_per_s']) for x in log])
+        row = from_log(killed_after_steps=True, steps_logged=len(log),
+                       batch=dict(micro_batch=int(m[1]), grad_accum=int(m[2]), chosen=m[3]) if m else None)
+        shutil.rmtree(out, ignore_errors=True)
+        return row
     if proc.returncode:
         print(name, 'failed:', stderr[-3000:], flush=True)
         shutil.rmtree(out, ignore_errors=True)
         return dict(cmd=' '.join(cmd[1:]), failed=True, rc=proc.returncode, stderr_tail=stderr[-1500:], wall_s=wall)
-    log = [x for x in read_log(out) if 'loss' in x]
     s = json.loads((out/'summary.json').read_text())
-    tps = statistics.median(x['tok_per_s'] for x in log[skip:])
-    row = dict(cmd=' '.join(cmd[1:]), shape=shape, wall_s=wall, liger=s['liger'], compiled=s['compiled'], fp8_layers=s.get('fp8_layers', 0),
-               batch=s.get('batch'), median_tok_per_s=tps, of_limit=tps * 6 * PARAMS[shape] / PEAK,
-               peak_mem_gib=max(x['peak_mem_gib'] for x in log), first_loss=log[0]['loss'], last_loss=log[-1]['loss'],
-               losses=[round(x['loss'], 4) for x in log], tok_per_s_steps=[round(x['tok_per_s']) for x in log], val_loss=s.get('val_loss'), val_bpb=s.get('val_bpb'),
-               printed=[l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))])
+    row = from_log(liger=s['liger'], compiled=s['compiled'], fp8_layers=s.get('fp8_layers', 0), batch=s.get('batch'),
+                   val_loss=s.get('val_loss'), val_bpb=s.get('val_bpb'))
     shutil.rmtree(out, ignore_errors=True)      # 15-40 GB of checkpoint per row
     return row
 
