@@ -227,6 +227,18 @@ def check_like(saved, want, what:str, where:str='') -> None:
         bad(f"names parameter {saved!r}, not {want!r} (another model?)")
 
 # %% ../nbs/04_checkpoint.ipynb #ff69b865
+@contextlib.contextmanager
+def _raise_from_threads():
+    "Raise, after the block, the first exception of a thread started inside it (not printed); threads started before it keep their hook."
+    import threading
+    before, failed, hook = set(threading.enumerate()), [], threading.excepthook
+    threading.excepthook = lambda a: failed.append(a.exc_value) if a.thread not in before else hook(a)
+    try: yield
+    finally: threading.excepthook = hook
+    # DCP's writer threads other than the caller's report nothing when they fail: without this a full disk met by one of them
+    # returned normally from dcp.save, and its tensors were missing from a checkpoint about to be committed
+    if failed: raise failed[0]
+
 def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
                     step:int, # optimizer steps done
                     model, opt, sched, # what to save (model plain, DDP or FSDP2)
@@ -255,7 +267,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
     threads = threads or max(1, min(io_threads(rt), nbytes // (256 << 20)))
     if is_url(work): from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter as Writer
     else: from torch.distributed.checkpoint import FileSystemWriter as Writer
-    with _dcp_quiet(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads))
+    with _dcp_quiet(), _raise_from_threads(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads))
     _write_json(fs, _join(wpath, f'rng_rank{rt.rank}.json'), rng_state())
     if rt.main:
         _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())

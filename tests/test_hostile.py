@@ -548,6 +548,42 @@ def fill(disk, leave=2048):
     with open(disk/'.filler', 'ab') as f: f.write(b'\0' * max(0, free - leave))
 
 
+def _adam_linear(n):
+    import torch
+    torch.manual_seed(0)
+    m = torch.nn.Linear(n, n); o = torch.optim.AdamW(m.parameters()); sc = torch.optim.lr_scheduler.LambdaLR(o, lambda s: 1.0)
+    m(torch.ones(1, n)).sum().backward(); o.step(); sc.step()
+    return m, o, sc
+
+
+def test_a_full_disk_met_by_a_checkpoint_writer_thread_commits_nothing(tiny_disk, capfd):
+    "Three DCP writer threads onto a real full disk: the save raises ENOSPC, no thread prints its traceback, nothing is committed."
+    from azllm.checkpoint import save_checkpoint, list_checkpoints
+    from azllm.cli import disk_error
+    from azllm.runtime import Runtime
+    m, o, sc = _adam_linear(512)                     # 3 MiB of weights and AdamW state: more than the disk holds
+    with pytest.raises(BaseException) as e: save_checkpoint(str(tiny_disk/'ck'), 1, m, o, sc, Runtime(), dict(loss=0.0), threads=3)
+    assert disk_error(e.value) and disk_error(e.value)[0] == errno.ENOSPC
+    assert list_checkpoints(str(tiny_disk/'ck')) == [] and 'Exception in thread' not in capfd.readouterr().err
+
+
+def test_a_writer_thread_that_fails_alone_is_not_a_checkpoint(tmp_path, monkeypatch):
+    """Only a writer thread other than the caller's fails (the caller's files fit): DCP itself returns normally, with that thread's
+    tensors missing from its metadata; save_checkpoint raises instead of committing them."""
+    import threading
+    import torch.distributed.checkpoint.filesystem as fsmod
+    from azllm.checkpoint import save_checkpoint, list_checkpoints
+    from azllm.runtime import Runtime
+    real = fsmod._write_files_from_queue
+    def write(*a, **kw):
+        if threading.current_thread() is not threading.main_thread(): raise OSError(errno.ENOSPC, 'No space left on device')
+        return real(*a, **kw)
+    monkeypatch.setattr(fsmod, '_write_files_from_queue', write)
+    m, o, sc = _adam_linear(64)
+    with pytest.raises(OSError, match='No space left'): save_checkpoint(str(tmp_path/'ck'), 1, m, o, sc, Runtime(), dict(loss=0.0), threads=3)
+    assert list_checkpoints(str(tmp_path/'ck')) == []
+
+
 def test_real_full_disk_tokenizer(box, tiny_disk):
     fill(tiny_disk, 16 * 1024)
     before = snapshot(box)
