@@ -10,14 +10,14 @@ import json, shutil, warnings
 from pathlib import Path
 import torch
 from peft import PeftModel
-from .core import AzllmError, atomic_dir, check_output, write_json, print0, looks_local
+from .core import AzllmError, atomic_dir, check_output, check_apart, write_json, print0, looks_local
 from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import check_chat_tokenizer
 from .model import load_model, set_special_ids
 
 # %% auto #0
-__all__ = ['adapter_config', 'recorded_base', 'adapter_base', 'adapter_dir_of', 'peft_load', 'load_adapted', 'merge_adapter',
-           'export_adapter']
+__all__ = ['adapter_config', 'recorded_base', 'adapter_base', 'export_inputs', 'adapter_dir_of', 'peft_load', 'load_adapted',
+           'merge_adapter', 'export_adapter']
 
 # %% ../nbs/27_adapters.ipynb #11409454
 def adapter_config(adapter_dir:Path) -> dict:
@@ -45,6 +45,15 @@ def adapter_base(adapter_dir:Path) -> str:
     if looks_local(ref) and not Path(base).exists():
         raise AzllmError(f"{adapter_dir}: its base model {base} is not there (moved or deleted?); {_NAME_BASE}")
     return base
+
+def export_inputs(src:str|Path, # what an export was given: a run directory, an adapter, a model directory
+                  base:str|None=None, # the base model it was told to merge into, if any
+                 ) -> list:
+    "Every local path an export reads: what it was given, the adapter found there, the base model (given, or the one the adapter records)."
+    found = adapter_dir_of(src)
+    try: base = base or (adapter_base(found) if found else None)
+    except AzllmError: pass                       # a base that is not there fails later, with its own line
+    return [src, found, base]
 
 def adapter_dir_of(path:str|Path) -> Path|None:
     "The adapter directory of `path`: itself if it holds `adapter_config.json`, else an SFT run's `final/`; None if neither."
@@ -95,7 +104,8 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
                   overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                  ) -> Path:
     "Fold the LoRA adapter into the base weights; write a plain model (safetensors) and the tokenizer to `out`."
-    check_output(out, 'merged-model', overwrite)               # before the model is loaded
+    check_apart(out, export_inputs(adapter_dir, model_dir_or_spec))   # before the model is loaded
+    check_output(out, 'merged-model', overwrite)
     if _trained_in_4bit(adapter_dir) and dtype is None:
         dtype = 'bfloat16'
         print0("the adapter was trained on a 4-bit (NF4) base: merging onto a bf16 copy of the base weights")
@@ -117,8 +127,8 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
     "Copy a LoRA adapter with its tokenizer to `out`: a peft directory that `PeftModel.from_pretrained(base, out)` loads."
     found = adapter_dir_of(adapter_dir)
     if found is None: raise AzllmError(f"{adapter_dir}: not an adapter directory (no adapter_config.json, nor final/adapter_config.json)")
+    check_apart(out, export_inputs(adapter_dir))
     adapter_dir = found
-    if Path(out).resolve() == adapter_dir.resolve(): raise AzllmError(f"--out {out} is the adapter directory itself; choose another")
     copied = [p for p in adapter_dir.iterdir() if p.is_file() or (p.name == 'base' and p.is_dir())]
     links = [q for p in copied for q in [p, *(p.rglob('*') if p.is_dir() and not p.is_symlink() else [])] if q.is_symlink()]
     if links: raise AzllmError(f"{links[0]}: a link inside the adapter directory; export copies files, never what a link points to "

@@ -8,7 +8,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 from __future__ import annotations
 import argparse, errno, json, math, os, sys
 from pathlib import Path
-from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml, print0
+from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0
 from .core import int_in, config_flag, config_from_args
 from .memory import GIB, RENAMED, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
@@ -43,7 +43,7 @@ def cmd_fertility(a):
     docs = list(read_documents(a.text, text_field=a.text_field))
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
-    if a.plot: check_plot_path(a.plot)
+    if a.plot: check_plot_path(a.plot); check_apart(a.plot, [a.text, *names])
     df = compare_tokenizers({n: load_tokenizer(n) for n in names}, docs)
     if a.plot: plot_comparison(df.rename(index=lambda n: Path(n).name), a.plot)
     if a.json:

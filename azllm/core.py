@@ -19,7 +19,7 @@ __all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 
            'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'write_json',
            'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
            'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output',
-           'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
+           'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -504,6 +504,21 @@ def check_output(out:str|Path, # an output path that a new output of `kind` will
         raise AzllmError(f"{out} holds an azllm {k} output, not a {kind}; choose another output path{fix}")
     if user: raise AzllmError(f"{out} holds {user[0]}{f' (and {len(user) - 1} more)' if len(user) > 1 else ''}, which azllm "
                               "did not write there (its marker does not list it); move it away, or choose another output path")
+
+# %% ../nbs/00_core.ipynb #92cc9313
+def check_apart(out:str|Path, # the output path of a command
+                inputs, # the paths it reads: files, directories; None, `preset:`, URLs and names that are no local path are skipped
+               ):
+    "Refuse an output that is, lies inside or holds any input of the same command (links followed), whatever `overwrite` says."
+    o = Path(expand_path(str(out))).resolve()
+    for i in inputs:
+        if i is None or not isinstance(i, (str, Path)) or str(i).startswith('preset:') or '://' in str(i): continue
+        p = Path(expand_path(str(i)))
+        if not (p.exists() or p.is_symlink()): continue           # a Hub id or a datasets name: nothing of the user's at that path
+        r = p.resolve()
+        how = 'is' if o == r else 'lies inside' if o.is_relative_to(r) else 'holds' if r.is_relative_to(o) else None
+        if how: raise AzllmError(f"output {out} {how} {i}, which this command reads (links followed); an output never replaces "
+                                 "or goes inside an input, --overwrite or not: choose an output path outside it")
 
 # %% ../nbs/00_core.ipynb #59bf2aea
 def _exchange(a:Path, b:Path) -> bool:

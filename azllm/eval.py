@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 from peft import PeftModel
 from pydantic import Field, PositiveInt, field_validator
-from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, md_table, print0
+from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, md_table, print0
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, EOT
 from .model import load_model
@@ -553,6 +553,7 @@ def run_eval(cfg:EvalRun, # the run config
              progress:bool=True, # print one line per model
             ) -> Path:
     "Evaluate every model of `cfg` on the same text; write report.md, report.json, plots and the resolved config to `cfg.output_dir`."
+    check_apart(cfg.output_dir, [p for m in cfg.models for p in (m.path, m.adapter, m.tokenizer)] + cfg.valid_data + list(cfg.runs.values()) + cfg.tasks)
     check_output(cfg.output_dir, 'eval', cfg.overwrite)                               # refuse a bad output path before any work
     for m in cfg.models: resolve_model(m.path, m.adapter, m.tokenizer, m.name)      # fail on a bad path before any work
     if cfg.tasks: load_tasks(cfg.tasks)                                              # ...and on a task that cannot be read

@@ -201,9 +201,11 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
     "Merge if needed, write the GGUF file, verify it by round trip through transformers; return the .gguf path."
     try: import gguf  # noqa: F401
     except ImportError: raise AzllmError("GGUF export needs the gguf package: pip install 'azllm[gguf]'") from None
-    from azllm.core import check_output
+    from azllm.core import check_output, check_apart
+    from azllm.adapters import export_inputs
     from azllm.data import read_documents, find_data_samples
     if quant not in QUANTS: raise AzllmError(f"--quant must be one of {', '.join(QUANTS)} (got {quant!r})")
+    check_apart(out, export_inputs(src) + [verify_text])
     check_output(out, 'gguf', overwrite)
     if adapter_dir_of(src) is not None:
         model, tok = load_adapted(src); model = model.merge_and_unload()

@@ -7,17 +7,19 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 # %% ../nbs/39_harness.ipynb #82330298
 from __future__ import annotations
 import collections, contextlib, functools, inspect, io, json, logging, math, os, random, time
+import yaml
 from unittest import mock
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 import azllm
-from .core import AzllmError, write_json, hub_offline
+from .core import AzllmError, write_json, hub_offline, read_yaml_text
 from .generate import decode_threads
 
 # %% auto #0
-__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'read_task', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
+__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'TASK_YAML', 'CODE_KEYS', 'read_task', 'read_task_yaml', 'check_task_config',
+           'user_tasks', 'sandboxed_templates', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
            'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
            'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
            'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls',
@@ -42,6 +44,135 @@ def read_task(task:str|Path='az_knowledge', # a bundled task's name, or a JSONL 
     p = Path(task)
     return pd.read_json(p if p.suffix == '.jsonl' else TASKS_DIR/f'{task}.jsonl', lines=True)
 
+# %% ../nbs/39_harness.ipynb #d3165279
+TASK_YAML = ('.yaml', '.yml')    # what an `include:` may name (and lm-eval's include-only templates, whose names end in `_yaml`)
+_SKIP_DIRS = {'__pycache__', '.ipynb_checkpoints'}   # lm-eval skips these when it indexes a directory
+
+class _Tagged(Exception):
+    "A YAML node that spells a tag, with the tag and where."
+    def __init__(self, tag, mark): super().__init__(tag); self.tag, self.line = tag, mark.line + 1
+
+class _TagFree(yaml.SafeLoader):
+    "A YAML loader that knows no tags: every node that spells one (`!x`, `!!x`, `!<...>`, a `%TAG` handle, URI escapes) is refused, whatever it says."
+    def compose_node(self, parent, index):
+        e = self.peek_event()                  # the parser has expanded handles and escapes into the event's tag
+        if getattr(e, 'tag', None) is not None: raise _Tagged(e.tag, e.start_mark)
+        return super().compose_node(parent, index)
+
+def _yaml_name(p:Path) -> bool: return p.suffix in TASK_YAML or p.name.endswith('_yaml')
+
+def _included(f:Path, inc, root:Path, seen:tuple) -> Path:
+    "The file that `include: inc` of `f` names, if it is a YAML file inside `root` (links followed); else one line saying why not."
+    if not isinstance(inc, str) or not inc: raise AzllmError(f"{f}: include {inc!r}: give the name of a YAML file in the task directory")
+    p = f.parent/inc
+    try: r = p.resolve()
+    except (OSError, RuntimeError): raise AzllmError(f"{f}: include {inc}: the path cannot be resolved (a link loop?)") from None
+    if not r.is_relative_to(root):
+        raise AzllmError(f"{f}: include {inc} leads to {r}, outside the task directory {root} (links followed); "
+                         "a task directory is read as a whole and nothing outside it: copy the file in")
+    if not (_yaml_name(p) and _yaml_name(r)): raise AzllmError(f"{f}: include {inc}: not a YAML file (.yaml, .yml); a task includes only task YAMLs")
+    if not r.is_file(): raise AzllmError(f"{f}: include {inc}: no such file in the task directory")
+    if r in seen: raise AzllmError(f"{f}: include {inc}: the includes go round in a circle")
+    return r
+
+def read_task_yaml(path:str|Path, # a task YAML file of the user's
+                   root:str|Path, # its task directory: includes must stay inside it
+                   _seen:tuple=(), # files on the current include chain
+                  ) -> dict:
+    "A user's task YAML as plain data, its includes merged as lm-eval merges them; no tags, no file outside `root`."
+    path, root = Path(path), Path(root).resolve()
+    text = read_yaml_text(path)
+    try: d = yaml.load(text, Loader=_TagFree)
+    except _Tagged as e:
+        raise AzllmError(f"{path}:{e.line}: the tag {e.tag}: a task file given to azllm is plain data, and a YAML tag is how a task names "
+                         "Python code (lm-eval's !function imports it); write it without tags (data_files as paths, Jinja templates)") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, 'problem_mark', None)
+        what = ' '.join(str(x) for x in (getattr(e, 'context', None), getattr(e, 'problem', None)) if x) or str(e).splitlines()[0]
+        raise AzllmError(f"{path}{f':{mark.line + 1}' if mark else ''}: not valid YAML: {what}") from None
+    if not isinstance(d, dict): raise AzllmError(f"{path}: a task YAML is a mapping (task: NAME, dataset_path: ...), not a {type(d).__name__}")
+    if 'include' not in d: return d
+    merged, inc = {}, d.pop('include')
+    for i in inc if isinstance(inc, list) else [inc]:
+        sub = read_task_yaml(_included(path, i, root, _seen + (path.resolve(),)), root, _seen + (path.resolve(),))
+        sub.pop('task_list', None)             # as lm-eval: an included file's task list is its own
+        merged.update(sub)
+    return merged | d                          # the including file's keys win
+
+# %% ../nbs/39_harness.ipynb #f15e11fb
+CODE_KEYS = ('class', 'custom_dataset', 'process_docs', 'process_results', 'use_prompt')   # what lm-eval fills only with Python (or promptsource)
+
+def check_task_config(cfg:dict, # a task or group config of the user's (`read_task_yaml`)
+                      path:str|Path, # its file, for the message
+                     ):
+    "Refuse what a plain-data task config can still run: a key that lm-eval fills only with code, a metric it would fetch with `evaluate.load`."
+    from lm_eval.api.registry import metric_registry
+    import lm_eval.api.metrics  # noqa: F401  (registers lm-eval's metrics)
+    how = "azllm runs no code from a task it is handed; use lm-eval's metrics and Jinja templates, or run lm_eval yourself on code you trust"
+    def walk(x, where):
+        if isinstance(x, list):
+            for i, v in enumerate(x): walk(v, f'{where}[{i}]')
+        if not isinstance(x, dict): return
+        for k, v in x.items():
+            key = f'{where}.{k}' if where else str(k)
+            if k in CODE_KEYS: raise AzllmError(f"{path}: {key}: lm-eval takes it only as Python code (a function, a class or a promptsource template); {how}")
+            if k == 'metric_list':
+                for m in v if isinstance(v, list) else [v]:
+                    name = m.get('metric') if isinstance(m, dict) else m
+                    if not isinstance(name, str) or name not in metric_registry or (isinstance(m, dict) and m.get('hf_evaluate')):
+                        raise AzllmError(f"{path}: {key}: metric {name!r} is not one of lm-eval's own ({', '.join(sorted(metric_registry))}); lm-eval would "
+                                         f"load it with evaluate.load, which runs the metric's Python script; {how}")
+            walk(v, key)
+    walk(cfg, '')
+
+def _bundled(p:Path) -> bool:
+    "Whether `p` is (in) the bundled task folder, azllm's own code: lm-eval reads it itself."
+    try: return p.resolve().is_relative_to(TASKS_DIR)
+    except (OSError, RuntimeError): return False
+
+def _task_files(d:Path, root:Path) -> list[Path]:
+    "The `*.yaml` files lm-eval would index in `d`, each checked to lie inside `root` (links followed)."
+    files = sorted(f for f in d.rglob('*.yaml') if not _SKIP_DIRS & set(f.relative_to(d).parts))
+    for f in files:
+        try: inside = f.resolve().is_relative_to(root)
+        except (OSError, RuntimeError): inside = False
+        if not inside or not f.is_file(): raise AzllmError(f"{f}: a link out of the task directory {root} (or to nothing); a task directory is read as a whole and nothing outside it")
+    return files
+
+def user_tasks(spec:str|Path, # a task directory or task YAML file of the user's
+              ) -> tuple[dict, list[str]]:
+    "lm-eval index entries ({name: Entry}, each holding its checked config) of a user's task directory or YAML file, and the names it asks for."
+    from lm_eval.tasks._index import TaskIndex, Kind
+    p = Path(spec)
+    root = p.resolve() if p.is_dir() else p.resolve().parent
+    entries, where = {}, {}
+    for f in _task_files(p, root) if p.is_dir() else [p]:
+        cfg = read_task_yaml(f, root)
+        if not {'task', 'group'} & set(cfg):
+            if p.is_dir(): continue                                   # an include-only template, as lm-eval reads one
+            raise AzllmError(f"{f}: defines no task (no `task:` or `group:` key)")
+        check_task_config(cfg, f)
+        name = cfg.get('group', cfg.get('task'))
+        if not isinstance(name, str) or not name: raise AzllmError(f"{f}: its task or group name is not a string: {name!r}")
+        if name in where: raise AzllmError(f"{f}: task {name!r} is defined twice (also in {where[name]}); give each task its own name")
+        where[name] = f
+        TaskIndex.process_cfg(cfg, f, entries)
+    for e in entries.values(): e.yaml_path = None                    # lm-eval builds from the entry's config, never from the file
+    if not where: raise AzllmError(f"task directory {spec}: no task YAML in it (*.yaml files with a `task:` key)")
+    names = [n for n, e in entries.items() if e.kind == Kind.TASK] if p.is_dir() else list(where)
+    return entries, names
+
+# %% ../nbs/39_harness.ipynb #9cd4761d
+@contextlib.contextmanager
+def sandboxed_templates():
+    "Within the block lm-eval renders every task template (doc_to_text, doc_to_target, doc_to_choice, ...) in a sandboxed Jinja environment."
+    import lm_eval.utils as lu
+    from jinja2 import BaseLoader, StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    env = ImmutableSandboxedEnvironment(loader=BaseLoader, undefined=StrictUndefined, keep_trailing_newline=True)   # as lm-eval's own
+    env.filters.update({k: f for k, f in lu.env.filters.items() if k not in env.filters})                         # its regex_replace
+    with mock.patch.object(lu, 'env', env): yield     # `apply_template` renders through this module-level environment
+
 # %% ../nbs/39_harness.ipynb #0cf0f309
 def _lm_eval_dirs(names:list[str]) -> list[Path]:
     "Folders of lm-eval's own task configs that define or mention `names`: a YAML named after the task, else any YAML naming it."
@@ -58,24 +189,37 @@ def _lm_eval_dirs(names:list[str]) -> list[Path]:
         dirs |= set(named)
     return sorted(dirs)
 
+def _is_user_path(t) -> bool:
+    "Whether a `tasks` entry is a task directory or YAML file of the user's (not the bundled folder)."
+    p = Path(t)
+    return (p.is_dir() or (p.is_file() and p.suffix in TASK_YAML)) and not _bundled(p)
+
 def task_manager(tasks:list[str], # task, group or tag names, task YAML files, or directories of task YAMLs
                 ):
-    "An lm-eval TaskManager that knows the bundled tasks, the given directories, and those of lm-eval's own tasks that were asked for."
+    "An lm-eval TaskManager that knows the bundled tasks, the user's given tasks (as checked configs), and those of lm-eval's own tasks that were asked for."
     from lm_eval.tasks import TaskManager
-    local = [TASKS_DIR] + [Path(t) for t in tasks if Path(t).is_dir()]
-    tm = TaskManager(include_path=[str(p) for p in local], include_defaults=False)
-    names = [t for t in tasks if not Path(t).is_dir() and not Path(t).suffix in ('.yaml', '.yml') and t not in tm.all_tasks]
-    if not names: return tm
+    user = {}
+    for t in tasks:
+        if _is_user_path(t): user.update(user_tasks(t)[0])
+    tm = TaskManager(include_path=[str(TASKS_DIR)], include_defaults=False)
+    names = [t for t in tasks if not Path(t).is_dir() and Path(t).suffix not in TASK_YAML and t not in tm.all_tasks and t not in user]
     # indexing all ~15,000 of lm-eval's task configs takes 20-30 s on a small machine: index only the folders that name these tasks
-    return TaskManager(include_path=[str(p) for p in _lm_eval_dirs(names) + local], include_defaults=False)
+    if names: tm = TaskManager(include_path=[str(p) for p in _lm_eval_dirs(names)] + [str(TASKS_DIR)], include_defaults=False)
+    from lm_eval.tasks._index import Kind
+    for n, e in user.items():       # the index is the dict lm-eval's factory builds from: the user's entries carry their configs
+        old = tm.task_index.get(n)
+        if e.kind == Kind.TAG and old is not None and old.kind == Kind.TAG: old.tags |= e.tags   # a tag of the bundled set grows
+        else: tm.task_index[n] = e
+    return tm
 
 def task_names(tasks:list[str], # names, YAML files or task directories
               ) -> list[str]:
-    "What to ask lm-eval for: names and files as given, a directory expanded to the tasks defined in it."
+    "What to ask lm-eval for: names as given, a user's YAML file as the task it defines, a directory as the tasks defined in it."
     from lm_eval.tasks import TaskManager
     out = []
     for t in tasks:
-        if Path(t).is_dir(): out += TaskManager(include_path=str(t), include_defaults=False).all_subtasks
+        if _is_user_path(t): out += user_tasks(t)[1]
+        elif Path(t).is_dir(): out += TaskManager(include_path=str(t), include_defaults=False).all_subtasks
         else: out.append(str(t))
     return list(dict.fromkeys(out))
 
@@ -114,35 +258,27 @@ def load_tasks(tasks:list[str], # names, YAML files or task directories (the bun
     "Check that every task exists and its data can be read, one task at a time; return (task manager, names)."
     return _load_each(tasks, offline)[:2]
 
-def _refuse_task_code(tasks:list[str]):
-    "Refuse a task directory or YAML file of the user's that names Python code (`!function`: lm-eval imports the module beside it): azllm runs no code it is handed."
-    for t in tasks:
-        p = Path(t)
-        if not (p.is_dir() or (p.is_file() and p.suffix in ('.yaml', '.yml'))) or p.resolve() == TASKS_DIR: continue
-        for f in [p] if p.is_file() else sorted(f for f in p.rglob('*') if f.suffix in ('.yaml', '.yml') and f.is_file()):
-            try: text = f.read_text(encoding='utf-8', errors='replace')
-            except OSError: continue
-            if '!function' in text:
-                raise AzllmError(f"task {t}: {f} names Python code (!function), which lm-eval would import and run; azllm runs no code "
-                                 "from a file it is handed: write the task without !function (data_files as paths, Jinja templates), "
-                                 "or run lm_eval yourself on code you trust")
+def _unsafe_template(n:str, e:Exception) -> AzllmError:
+    return AzllmError(f"task {n!r}: a template reaches past the sandbox ({_reason(e)}); a task template may use the document's fields, "
+                      "filters, loops and conditions, not Python objects: azllm runs no code from a task it is handed")
 
 def _load_each(tasks, offline) -> tuple:
     "`load_tasks`, and what lm-eval built for each name: (task manager, names, {name: lm-eval's task dict})."
     _lm_eval()
+    from jinja2.exceptions import SecurityError
     if isinstance(tasks, str): tasks = [tasks]
     if not tasks: raise AzllmError("no tasks given: name lm-eval tasks (e.g. az, az_text_bpb) or task directories")
-    _refuse_task_code(tasks)
     with _quiet():
-        tm = task_manager(list(tasks))
+        tm = task_manager(list(tasks))         # a user's task files are read (and refused) here, before lm-eval sees any of them
         names = task_names(list(tasks))
         offline = hub_offline(datasets=True) if offline is None else offline
         loaded = {}
         for n in names:
             try:
-                with local_files_only(offline): loaded[n] = tm.load([n])
+                with local_files_only(offline), sandboxed_templates(): loaded[n] = tm.load([n])
             except KeyError: raise AzllmError(f"task {n!r}: no such lm-eval task (not in azllm/tasks, the given directories or "
                                               f"lm-eval {_lm_eval().__version__}); see `lm_eval ls tasks`") from None
+            except SecurityError as e: raise _unsafe_template(n, e) from None
             except Exception as e:
                 where = 'offline and not in the local cache' if offline else 'download failed'
                 raise AzllmError(f"task {n!r}: its data cannot be fetched ({where}): {_reason(e)}") from None
@@ -244,6 +380,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
                    ) -> dict:
     "lm-eval's own results dict (`simple_evaluate`) for `model` on `tasks`: results, configs, versions, n-shot, n-samples, ..."
     lm_eval = _lm_eval()
+    from jinja2.exceptions import SecurityError
     offline = hub_offline(datasets=True) if offline is None else offline
     tm, names, loaded = _load_each(list(tasks), offline)   # fails fast, naming the task, before any scoring
     # one run for every task: lm-eval takes one `limit` per run, but a list of documents per task (`samples`); and the
@@ -256,10 +393,11 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
         # lm-eval records `git describe` of the working directory (outside a repository git prints "fatal: ..." on stderr)
         # and, on every run, torch's collect_env, about twenty subprocesses (2-3 s): the record is the same, so it is made once
         import lm_eval.evaluator as lm_ev
-        with _quiet(not progress), local_files_only(offline), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
+        with _quiet(not progress), local_files_only(offline), sandboxed_templates(), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
              mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())):
             raw = lm_eval.simple_evaluate(model=lm, tasks=built, task_manager=tm, num_fewshot=num_fewshot, limit=None if isinstance(limit, dict) else limit,
                                           samples=samples, log_samples=log_samples, verbosity='ERROR' if not progress else None)
+    except SecurityError as e: raise _unsafe_template(', '.join(names), e) from None
     finally: model.train(was_training)
     raw['config']['limit'] = limit
     return _jsonable(raw)

@@ -14,7 +14,7 @@ from tokenizers import Tokenizer, Regex, AddedToken, decoders, pre_tokenizers, p
 from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from pydantic import Field
-from .core import AzllmError, Config, atomic_dir, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
+from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
 from .data import read_documents
 
 # %% auto #0
@@ -313,6 +313,7 @@ def tokenizer_sizes(cfg:TokenizerRun, # the run config
 
 def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     "Train or extend a tokenizer as `cfg` says; write it and the resolved config to `cfg.output_dir`."
+    check_apart(cfg.output_dir, [*cfg.corpus, cfg.base])
     check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
     docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)
     base_size = None

@@ -15,7 +15,7 @@ import torch.distributed as dist
 from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, Config, save_config, write_json, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
+from .core import AzllmError, Config, save_config, write_json, check_apart, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
 from .core import require_fs, print0
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
@@ -32,8 +32,8 @@ __all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS'
            'build_engine', 'lm_loss', 'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step',
            'device_memory_gib', 'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits',
            'default_memory_budget_gib', 'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer',
-           'data_fingerprint', 'tokenizer_fingerprint', 'read_log', 'read_losses', 'data_dir', 'run_training',
-           'max_micro_batch']
+           'data_fingerprint', 'tokenizer_fingerprint', 'run_inputs', 'read_log', 'read_losses', 'data_dir',
+           'run_training', 'max_micro_batch']
 
 # %% ../nbs/25_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -523,6 +523,11 @@ def _check_run_names(out:Path):
         raise AzllmError(f"{p} is {what}, where the run writes its {'folder' if folder else 'file'} {name}; "
                          "move it away, or choose another output_dir")
 
+def run_inputs(cfg) -> list:
+    "The paths a training run reads: its model, tokenizers and data (what a stage's config names of them)."
+    listed = lambda v: list(v) if isinstance(v, (list, tuple)) else [v]
+    return [getattr(cfg, k, None) for k in ('model', 'tokenizer', 'base_tokenizer')] + [p for k in ('train_data', 'valid_data') for p in listed(getattr(cfg, k, None))]
+
 def _check_run_dir(out:Path, kind:str, write_into_existing:bool=False):
     "A run directory is a new path, an empty directory or a run of this stage; with `write_into_existing`, also a directory of yours whose names it does not take."
     if not (write_into_existing and out.is_dir() and not out.is_symlink() and read_marker(out) is None):
@@ -538,6 +543,7 @@ def setup(self:Trainer):
     "Lock the run directory, check the resume point, load model and data, build the engine, restore the checkpoint."
     cfg, rt, out = self.cfg, self.rt, self.out
     rt.start()
+    check_apart(out, run_inputs(cfg))                             # never a run inside (or around) its own model or data
     _check_run_dir(out, f'{self.task.kind}-run', cfg.write_into_existing)   # every process: all stop with the same error
     check_output(out/'final', 'output')                           # a final/ that is a link or a user's folder: refused now, not after training
     self._check_checkpoint_dir()
