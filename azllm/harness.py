@@ -86,6 +86,7 @@ def read_task_yaml(path:str|Path, # a task YAML file of the user's
     except _Tagged as e:
         raise AzllmError(f"{path}:{e.line}: the tag {e.tag}: a task file given to azllm is plain data, and a YAML tag is how a task names "
                          "Python code (lm-eval's !function imports it); write it without tags (data_files as paths, Jinja templates)") from None
+    except RecursionError: raise AzllmError(f"{path}: nested too deeply to be a task config") from None
     except yaml.YAMLError as e:
         mark = getattr(e, 'problem_mark', None)
         what = ' '.join(str(x) for x in (getattr(e, 'context', None), getattr(e, 'problem', None)) if x) or str(e).splitlines()[0]
@@ -109,7 +110,11 @@ def check_task_config(cfg:dict, # a task or group config of the user's (`read_ta
     from lm_eval.api.registry import metric_registry
     import lm_eval.api.metrics  # noqa: F401  (registers lm-eval's metrics)
     how = "azllm runs no code from a task it is handed; use lm-eval's metrics and Jinja templates, or run lm_eval yourself on code you trust"
+    seen = set()
     def walk(x, where):
+        if isinstance(x, (list, dict)):           # YAML aliases share one object: each is looked at once, a bomb of them too
+            if id(x) in seen: return
+            seen.add(id(x))
         if isinstance(x, list):
             for i, v in enumerate(x): walk(v, f'{where}[{i}]')
         if not isinstance(x, dict): return
