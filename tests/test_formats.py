@@ -109,7 +109,7 @@ def test_export_copies_the_adapter_with_its_tokenizer(tiny, tmp_path, capsys):
     with torch.no_grad(): assert torch.equal(a(x).logits, b(x).logits)
     assert len(load_tokenizer(shipped)) == len(tiny['tok'])                              # the base's tokenizer came along
     with pytest.raises(AzllmError, match='not an adapter directory'): export_adapter(tiny['base'], tmp_path/'x')
-    with pytest.raises(AzllmError, match='is the adapter directory itself'): export_adapter(tiny['adapter'], tiny['adapter'])
+    with pytest.raises(AzllmError, match='is .*, which this command reads'): export_adapter(tiny['adapter'], tiny['adapter'])
 
 
 def test_export_model_flag_needs_merge(tiny, tmp_path, capsys):
