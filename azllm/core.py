@@ -510,6 +510,7 @@ def check_apart(out:str|Path, # the output path of a command
                 inputs, # the paths it reads: files, directories; None, `preset:`, URLs and names that are no local path are skipped
                ):
     "Refuse an output that is, lies inside or holds any input of the same command (links followed), whatever `overwrite` says."
+    _never_replace(Path(expand_path(str(out))))              # the root, home or working directory: that line says more
     o = Path(expand_path(str(out))).resolve()
     for i in inputs:
         if i is None or not isinstance(i, (str, Path)) or str(i).startswith('preset:') or '://' in str(i): continue

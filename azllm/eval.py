@@ -553,7 +553,7 @@ def run_eval(cfg:EvalRun, # the run config
              progress:bool=True, # print one line per model
             ) -> Path:
     "Evaluate every model of `cfg` on the same text; write report.md, report.json, plots and the resolved config to `cfg.output_dir`."
-    check_apart(cfg.output_dir, [p for m in cfg.models for p in (m.path, m.adapter, m.tokenizer)] + cfg.valid_data + list(cfg.runs.values()) + cfg.tasks)
+    check_apart(cfg.output_dir, [p for m in cfg.models for p in (m.path, m.adapter, m.tokenizer)] + cfg.valid_data + [Path(p)/'log.jsonl' for p in cfg.runs.values()] + cfg.tasks)   # of a run, its log
     check_output(cfg.output_dir, 'eval', cfg.overwrite)                               # refuse a bad output path before any work
     for m in cfg.models: resolve_model(m.path, m.adapter, m.tokenizer, m.name)      # fail on a bad path before any work
     if cfg.tasks: load_tasks(cfg.tasks)                                              # ...and on a task that cannot be read

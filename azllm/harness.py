@@ -267,6 +267,11 @@ def _unsafe_template(n:str, e:Exception) -> AzllmError:
     return AzllmError(f"task {n!r}: a template reaches past the sandbox ({_reason(e)}); a task template may use the document's fields, "
                       "filters, loops and conditions, not Python objects: azllm runs no code from a task it is handed")
 
+def _from_config(tm, n:str) -> bool:
+    "Whether lm-eval builds task `n` from a config azllm read (a user's task), not from a file of its own index."
+    e = tm.task_index.get(n)
+    return e is not None and e.yaml_path is None and e.cfg is not None
+
 def _load_each(tasks, offline) -> tuple:
     "`load_tasks`, and what lm-eval built for each name: (task manager, names, {name: lm-eval's task dict})."
     _lm_eval()
@@ -285,6 +290,7 @@ def _load_each(tasks, offline) -> tuple:
                                               f"lm-eval {_lm_eval().__version__}); see `lm_eval ls tasks`") from None
             except SecurityError as e: raise _unsafe_template(n, e) from None
             except Exception as e:
+                if _from_config(tm, n): raise AzllmError(f"task {n!r}: lm-eval cannot build it from its config and data: {_reason(e)}") from None
                 where = 'offline and not in the local cache' if offline else 'download failed'
                 raise AzllmError(f"task {n!r}: its data cannot be fetched ({where}): {_reason(e)}") from None
     return tm, names, loaded

@@ -134,7 +134,9 @@ def test_a_key_lm_eval_fills_only_with_code_is_refused(box, monkeypatch, key):
 
 
 # ------------------------------------------------------------------------------------------------- broken files, at once
-@pytest.mark.parametrize('broken,needle', [('task: [unclosed\n', 'mine.yaml:2: not valid YAML'), ('- a list\n', 'a task YAML is a mapping')])
+@pytest.mark.parametrize('broken,needle', [('task: [unclosed\n', 'mine.yaml:2: not valid YAML'), ('- a list\n', 'a task YAML is a mapping'),
+                                           (task_yaml().replace('multiple_choice', 'multiple_choise'), "task 'mine': lm-eval cannot build it")],
+                         ids=['not-yaml', 'not-a-mapping', 'not-a-task'])
 def test_a_broken_task_yaml_is_refused_before_any_model_loads(box, monkeypatch, broken, needle):
     """lm-eval skips a task YAML it cannot parse; the run then scored the model and ended in "No tasks found"."""
     d = _dir(box); (d/'mine.yaml').write_text(broken)
