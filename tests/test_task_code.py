@@ -195,3 +195,29 @@ def test_an_eval_report_never_goes_over_in_or_around_what_it_reads(box, run, mon
     rc, err = cli('eval', box/'eval.yml')
     one_clear_error(rc, err, 'which this command reads')
     assert snapshot(box) == before, 'the input changed'
+
+
+def test_a_tokenizer_never_goes_inside_its_corpus(box):
+    (box/'data').mkdir(); shutil.copy(box/'corpus.txt', box/'data'/'corpus.txt')
+    before = snapshot(box)
+    rc, err = cli('tokenizer', 'train', '--corpus', box/'data', '--vocab-size', 1000, '--out', box/'data'/'tok')
+    one_clear_error(rc, err, 'lies inside', 'which this command reads')
+    assert snapshot(box) == before
+
+
+def test_a_training_run_never_goes_inside_its_tokenizer(box, small_tokenizer):
+    tok = box/'tok'; shutil.copytree(small_tokenizer, tok)
+    (box/'cpt.yml').write_text(f"stage: cpt\noutput_dir: {tok/'run'}\nmodel: preset:llama-tiny\ntokenizer: {tok}\ntrain_data: [corpus.txt]\n"
+                               "max_steps: 1\nseq_len: 32\nglobal_batch: 1\n")
+    before = snapshot(box)
+    rc, err = cli('train', box/'cpt.yml')
+    one_clear_error(rc, err, 'lies inside', 'which this command reads')
+    assert snapshot(box) == before
+
+
+def test_a_fertility_plot_never_goes_inside_a_tokenizer_it_reads(box, small_tokenizer):
+    tok = box/'tok'; shutil.copytree(small_tokenizer, tok)
+    before = snapshot(box)
+    rc, err = cli('fertility', '--tokenizer', tok, '--text', 'corpus.txt', '--plot', tok/'fertility.png')
+    one_clear_error(rc, err, 'lies inside', 'which this command reads')
+    assert snapshot(box) == before
