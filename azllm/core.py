@@ -510,13 +510,16 @@ def check_apart(out:str|Path, # the output path of a command
                 inputs, # the paths it reads: files, directories; None, `preset:`, URLs and names that are no local path are skipped
                ):
     "Refuse an output that is, lies inside or holds any input of the same command (links followed), whatever `overwrite` says."
+    if '\x00' in str(out): raise AzllmError(f"output path {str(out)!r} contains a NUL byte")
+    try: o = Path(expand_path(str(out))).resolve()
+    except (OSError, RuntimeError): raise AzllmError(f"output {out}: the path cannot be resolved (a loop of links?)") from None
     _never_replace(Path(expand_path(str(out))))              # the root, home or working directory: that line says more
-    o = Path(expand_path(str(out))).resolve()
     for i in inputs:
-        if i is None or not isinstance(i, (str, Path)) or str(i).startswith('preset:') or '://' in str(i): continue
+        if i is None or not isinstance(i, (str, Path)) or str(i).startswith('preset:') or '://' in str(i) or '\x00' in str(i): continue
         p = Path(expand_path(str(i)))
         if not (p.exists() or p.is_symlink()): continue           # a Hub id or a datasets name: nothing of the user's at that path
-        r = p.resolve()
+        try: r = p.resolve()
+        except (OSError, RuntimeError): continue                  # a loop of links reads nothing; its reader says so
         how = 'is' if o == r else 'lies inside' if o.is_relative_to(r) else 'holds' if r.is_relative_to(o) else None
         if how: raise AzllmError(f"output {out} {how} {i}, which this command reads (links followed); an output never replaces "
                                  "or goes inside an input, --overwrite or not: choose an output path outside it")
