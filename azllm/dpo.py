@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/dpo.html.md"""
 
 # %% ../nbs/33_dpo.ipynb #85b15d61
 from __future__ import annotations
-import json, math
+import contextlib, hashlib, json, math, os
 from pathlib import Path
 from typing import Literal, Optional
 import numpy as np
@@ -17,15 +17,15 @@ from fastcore.basics import patch_to
 from .core import AzllmError, atomic_dir, write_json, print0, resolve_source
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
-from .trainer import Trainer, run_training, data_dir
+from .trainer import Trainer, run_training, data_dir, inner_model
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
 
 # %% auto #0
-__all__ = ['PAIR_FORMAT', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example', 'encode_pairs', 'PackedPairs',
-           'sequence_logps', 'preference_loss', 'dpo_loss', 'DPORun', 'dpo_base', 'DPOTask', 'preference_metrics',
-           'run_dpo', 'preference_accuracy']
+__all__ = ['PAIR_FORMAT', 'HEAD_CHUNK', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example', 'encode_pairs', 'PackedPairs',
+           'TokenLogps', 'token_logps', 'logps_head', 'sequence_logps', 'preference_loss', 'dpo_loss', 'DPORun',
+           'dpo_base', 'DPOTask', 'preference_metrics', 'run_dpo', 'preference_accuracy']
 
 # %% ../nbs/33_dpo.ipynb #16a89b97
 PAIR_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "chosen": [{"role": "assistant", "content": ...}], '
@@ -155,17 +155,85 @@ class PackedPairs(PackedRows):
         b['seq_ids'] = torch.from_numpy(seq)
         return b
 
+# %% ../nbs/33_dpo.ipynb #dd3b4b5d
+HEAD_CHUNK = 2048     # scored tokens per chunk of the head: 2048 x 128,256 fp32 logits = 1 GiB (an unfused 1B pass of 4 x 2048 tokens: 4 GiB)
+
+def _matmul_dtype(x:torch.Tensor) -> torch.dtype:
+    "The dtype autocast would run a matmul on `x` in (x's own outside autocast)."
+    dev = x.device.type
+    return torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
+
+class TokenLogps(torch.autograd.Function):
+    "Log-probability of each label under `hidden @ weight.T`, `chunk` scored rows at a time; the backward recomputes each chunk's logits."
+    @staticmethod
+    def forward(ctx, hidden, weight, labels, chunk):
+        sel = (labels != -100).nonzero().squeeze(1)
+        acc = torch.promote_types(hidden.dtype, torch.float32)          # fp32 at least (bf16 logits), fp64 kept (tests)
+        out = hidden.new_zeros(labels.shape, dtype=acc)
+        for s in range(0, len(sel), chunk):
+            i = sel[s:s + chunk]
+            z = (hidden[i] @ weight.t()).to(acc)
+            out[i] = z.gather(1, labels[i, None]).squeeze(1) - z.logsumexp(1)
+        ctx.save_for_backward(hidden, weight, labels, sel); ctx.chunk = chunk
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        hidden, weight, labels, sel = ctx.saved_tensors
+        dh = torch.zeros_like(hidden) if ctx.needs_input_grad[0] else None
+        dw = torch.zeros_like(weight, dtype=torch.promote_types(weight.dtype, torch.float32)) if ctx.needs_input_grad[1] else None
+        for s in range(0, len(sel), ctx.chunk):
+            i = sel[s:s + ctx.chunk]
+            z = (hidden[i] @ weight.t()).to(g.dtype)
+            dz = -z.softmax(1)
+            dz.scatter_add_(1, labels[i, None], torch.ones_like(dz[:, :1]))
+            dz = (dz * g[i, None]).to(hidden.dtype)                     # d logp_y / dz = onehot(y) - softmax(z)
+            if dh is not None: dh[i] = dz @ weight
+            if dw is not None: dw += (dz.t() @ hidden[i]).to(dw.dtype)
+        return dh, (dw.to(weight.dtype) if dw is not None else None), None, None
+
+def token_logps(hidden:torch.Tensor, # final hidden states, (..., H)
+                weight:torch.Tensor, # the head's weight, (V, H)
+                labels:torch.Tensor, # (...) label ids, -100 where nothing is scored
+                chunk:int=HEAD_CHUNK, # scored tokens per chunk
+               ) -> torch.Tensor:
+    "Per-position log-probability of `labels` (0 where -100), as the head and a log-softmax would give, without all the logits at once."
+    dt = _matmul_dtype(hidden)                    # as autocast would run the head's matmul; autocast is off inside
+    with torch.autocast(hidden.device.type, enabled=False):
+        out = TokenLogps.apply(hidden.reshape(-1, hidden.shape[-1]).to(dt), weight.to(dt), labels.reshape(-1), chunk)
+    return out.view(labels.shape)
+
+@contextlib.contextmanager
+def logps_head(model, # a causal LM (wrapped or not)
+               labels:torch.Tensor, # the batch's `shift_labels`
+               chunk:int=HEAD_CHUNK, # scored tokens per chunk
+              ):
+    "Inside, the model's head returns `token_logps` (one log-probability per position, shape (B, T, 1)) instead of logits."
+    head = inner_model(model).get_output_embeddings()
+    if getattr(head, 'bias', None) is not None: raise AzllmError("the chunked head needs an output layer without bias (a Llama has none)")
+    had = head.__dict__.get('forward')
+    head.forward = lambda h: token_logps(h, head.weight, labels, chunk).unsqueeze(-1)
+    try: yield
+    finally:
+        if had is None: del head.forward
+        else: head.forward = had
+
 # %% ../nbs/33_dpo.ipynb #c6b81245
 def sequence_logps(model, # a causal LM (wrapped or not)
                    batch:dict, # `input_ids`, `position_ids`, `shift_labels`, `seq_ids`
+                   chunk:Optional[int]=HEAD_CHUNK, # scored tokens per chunk of the head (`token_logps`); None: the full logits (the unfused path)
                   ) -> tuple[torch.Tensor, torch.Tensor]:
     "Summed log-probability of each sequence's completion tokens, and their number: two tensors of length `batch size × row length`."
     # no KV cache: transformers builds the document-local mask from restarting positions only when there is none, and a
     # model's config asks for one by default (the engine turns it off for training; a model scored here may not have)
-    logits = model(input_ids=batch['input_ids'], position_ids=batch['position_ids'], use_cache=False).logits
+    fwd = lambda: model(input_ids=batch['input_ids'], position_ids=batch['position_ids'], use_cache=False).logits
     lab, seq = batch['shift_labels'].flatten(), batch['seq_ids'].flatten()
-    logits = logits.to(torch.promote_types(logits.dtype, torch.float32))     # fp32 at least (bf16 logits), fp64 kept (tests)
-    logp = -F.cross_entropy(logits.flatten(0, 1), lab, ignore_index=-100, reduction='none')
+    if chunk:
+        with logps_head(model, batch['shift_labels'], chunk): logp = fwd().flatten()
+    else:
+        logits = fwd()
+        logits = logits.to(torch.promote_types(logits.dtype, torch.float32))     # fp32 at least (bf16 logits), fp64 kept (tests)
+        logp = -F.cross_entropy(logits.flatten(0, 1), lab, ignore_index=-100, reduction='none')
     keep = (lab != -100) & (seq >= 0)
     idx = torch.where(keep, seq, torch.zeros_like(seq))
     size = lab.numel() + lab.numel() % 2                 # an even upper bound on sequences; no host sync to learn the real count

@@ -182,3 +182,43 @@ def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer
     assert logged(full)[6] != logged(full)[1]                                      # it trained
     from azllm.adapters import load_adapted
     load_adapted(run)                                                              # the adapter loads onto its base
+
+
+# ---------------------------------------------------------------- the chunked head (issue 35, item 1)
+
+def _nudged_batch(tok, tmp_path, n_pairs=3):
+    from azllm.dpo import read_pairs as rp
+    m = nudged_peft(tok).double()
+    exs, _ = encode_pairs(rp(DATA/'dpo'/'train.jsonl')[:n_pairs], tok, 4096)
+    pack_rows(exs, 4096, tmp_path/'rows')
+    return m, PackedPairs(tmp_path/'rows', tok.pad_token_id).batch([0])
+
+
+def test_chunked_head_equals_full_logits_fp64(toks, tmp_path):
+    "Per-sequence log-probs and LoRA gradients through the chunked head equal the full-logits path in fp64; so does gradcheck."
+    from azllm.dpo import sequence_logps, token_logps
+    m, b = _nudged_batch(toks['custom'], tmp_path)
+    lora = [p for p in m.parameters() if p.requires_grad]
+    w = torch.arange(1., 7, dtype=torch.float64)
+    (fused, n1), (plain, n2) = sequence_logps(m, b, chunk=32), sequence_logps(m, b, chunk=None)
+    assert torch.equal(n1, n2) and n1[:6].min() > 0
+    assert torch.allclose(fused, plain, rtol=1e-10, atol=1e-10)
+    for a, c in zip(torch.autograd.grad(fused[:6] @ w, lora), torch.autograd.grad(plain[:6] @ w, lora)):
+        assert torch.allclose(a, c, rtol=1e-9, atol=1e-12)
+    h, W = torch.randn(9, 6, dtype=torch.float64, requires_grad=True), torch.randn(13, 6, dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([1, -100, 12, 0, 5, -100, 3, 3, 7])
+    assert torch.autograd.gradcheck(lambda h, W: token_logps(h, W, y, chunk=3), (h, W))      # head weight too (train_embeddings)
+
+
+def test_chunked_head_keeps_no_logits_for_backward(toks, tmp_path):
+    "The unfused path saves (tokens x vocab) logits for its backward; the chunked head saves nothing of that size."
+    from azllm.dpo import sequence_logps
+    m, b = _nudged_batch(toks['custom'], tmp_path)
+    V, N = m.get_output_embeddings().weight.shape[0], b['input_ids'].numel()
+    def vocab_rows(chunk):                   # rows of the largest saved tensor whose last dimension is the vocabulary
+        seen = [0]
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: seen.append(t.numel() // V if t.shape[-1:] == (V,) else 0) or t, lambda t: t):
+            sequence_logps(m, b, chunk=chunk)
+        return max(seen)
+    assert vocab_rows(None) >= N             # the check can fail: the full logits are there without the chunked head
+    assert vocab_rows(64) == 0                # the chunked head: no logits at all kept for the backward
