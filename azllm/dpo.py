@@ -23,9 +23,10 @@ from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_p
 from .adapters import adapter_dir_of, load_adapted
 
 # %% auto #0
-__all__ = ['PAIR_FORMAT', 'HEAD_CHUNK', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example', 'encode_pairs', 'PackedPairs',
-           'TokenLogps', 'token_logps', 'logps_head', 'sequence_logps', 'preference_loss', 'dpo_loss', 'DPORun',
-           'dpo_base', 'DPOTask', 'preference_metrics', 'run_dpo', 'preference_accuracy']
+__all__ = ['PAIR_FORMAT', 'HEAD_CHUNK', 'REFERENCE_KEYS', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example',
+           'encode_pairs', 'PackedPairs', 'TokenLogps', 'token_logps', 'logps_head', 'sequence_logps',
+           'preference_loss', 'reference_of', 'dpo_loss', 'DPORun', 'dpo_base', 'DPOTask', 'preference_metrics',
+           'reference_logps', 'reference_key', 'cached_reference', 'run_dpo', 'preference_accuracy']
 
 # %% ../nbs/33_dpo.ipynb #16a89b97
 PAIR_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "chosen": [{"role": "assistant", "content": ...}], '
@@ -142,6 +143,8 @@ class PackedPairs(PackedRows):
         super().__init__(path, pad_id)
         starts = (self.positions == 0).astype(np.int64)              # every sequence starts at position 0
         self.pairs = np.add.reduceat(starts, self.bounds[:-1]) // 2 if len(self) else np.zeros(0, np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(2 * self.pairs)])   # first sequence of each row
+        self.reference = None
 
     def count(self, idx:list[int]) -> int: return int(sum(self.pairs[i] for i in idx))
 
@@ -153,7 +156,17 @@ class PackedPairs(PackedRows):
             seq[r, :n] = off + np.cumsum(pos[r, :n] == 0) - 1
             off += 2 * int(self.pairs[i])
         b['seq_ids'] = torch.from_numpy(seq)
+        if self.reference is not None:                    # cached reference log-probs, in the slots `sequence_logps` returns
+            ref = np.zeros(b['input_ids'].numel() + b['input_ids'].numel() % 2)
+            got = np.concatenate([self.reference[self.starts[i]:self.starts[i + 1]] for i in idx])
+            ref[:len(got)] = got
+            b['ref_logps'] = torch.from_numpy(ref)
         return b
+
+    def attach_reference(self, logps:np.ndarray):
+        "Use `logps` (every row's sequences in order, as `reference_logps` returns) as the reference of every batch."
+        if len(logps) != self.starts[-1]: raise AzllmError(f"reference log-probs for {len(logps)} sequences, the data has {self.starts[-1]}")
+        self.reference = np.asarray(logps, dtype=np.float64)
 
 # %% ../nbs/33_dpo.ipynb #dd3b4b5d
 HEAD_CHUNK = 2048     # scored tokens per chunk of the head: 2048 x 128,256 fp32 logits = 1 GiB (an unfused 1B pass of 4 x 2048 tokens: 4 GiB)
@@ -250,14 +263,20 @@ def preference_loss(chosen_ratio:torch.Tensor, rejected_ratio:torch.Tensor, # lo
     raise AzllmError(f"loss_type must be sigmoid or ipo, got {loss_type!r}")
 
 # %% ../nbs/33_dpo.ipynb #0e44fd77
+def reference_of(model, # the wrapped peft model
+                 batch:dict, # from `PackedPairs.batch`
+                ) -> torch.Tensor:
+    "The reference's summed log-probs of every sequence of `batch`: the same model with its adapter off, no gradients."
+    with torch.no_grad(), inner_peft(model).disable_adapter(): return sequence_logps(model, batch)[0]
+
 def dpo_loss(model, # the wrapped peft model (DDP, FSDP2 or bare)
              batch:dict, # from `PackedPairs.batch`
              n_items:int, # pairs in the whole global batch
              loss_type:str='sigmoid', beta:float=0.1,
             ) -> tuple[torch.Tensor, dict]:
     "This micro-batch's share of the global mean preference loss, and summed metrics: reward accuracy, chosen/rejected rewards, margin."
-    with torch.no_grad(), inner_peft(model).disable_adapter(): ref, _ = sequence_logps(model, batch)
     pol, n = sequence_logps(model, batch)
+    ref = batch['ref_logps'].to(pol.dtype) if 'ref_logps' in batch else reference_of(model, batch)
     ratio = pol - ref
     cr, rr, cn, rn = ratio[0::2], ratio[1::2], n[0::2], n[1::2]
     real = (cn > 0) | (rn > 0)                          # pair slots past the last real pair hold zeros
@@ -278,6 +297,7 @@ class DPORun(SFTRun):
     epochs: Optional[float] = Field(1.0, gt=0)           # passes over the training pairs (max_steps, if set, wins)
     lora_dropout: float = Field(0.0, ge=0, lt=1)         # 0: the policy and reference passes see the same base activations
     train_embeddings: bool = False                       # DPO keeps the SFT model's vocabulary; embeddings stay frozen
+    reference: Literal['cached', 'forward'] = 'cached'   # reference log-probs: one pass before training, cached with the run; forward: a no-grad pass with the adapter off in every step
 
 # %% ../nbs/33_dpo.ipynb #2256af95
 def dpo_base(cfg:DPORun, out:Path, rt:Runtime) -> str:
@@ -361,6 +381,70 @@ def validate(self, trainer:Trainer) -> dict:
     cfg = trainer.cfg
     return preference_metrics(trainer.eng.model, trainer.valid_data, trainer.rt, cfg.loss_type, cfg.beta, cfg.micro_batch,
                               trainer.eng.bf16, cfg.eval_rows)
+
+# %% ../nbs/33_dpo.ipynb #92f9d9fc
+REFERENCE_KEYS = ('seed', 'precision', 'fp8_recipe', 'attn_implementation', 'liger', 'liger_kernels', 'compile', 'frozen_bf16')
+
+def reference_logps(model, # the wrapped peft model
+                    data:PackedPairs, # the rows to score
+                    rt:Runtime, # this process
+                    micro_batch:int=4, bf16:bool=False,
+                   ) -> np.ndarray:
+    "Reference log-probs of every sequence of `data` (rows in order, each row's sequences in order), over all processes."
+    was = model.training; model.eval()
+    out = np.zeros(int(data.starts[-1]))
+    mine = list(range(rt.rank, len(data), rt.world))
+    steps = math.ceil(math.ceil(len(data) / rt.world) / micro_batch)
+    for s in range(steps):
+        idx = mine[s * micro_batch:(s + 1) * micro_batch]
+        batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items() if k != 'ref_logps'}   # every process runs each forward (FSDP)
+        with autocast(bf16, rt.device.type): ref = reference_of(model, batch).double().cpu().numpy()
+        off = 0
+        for i in idx:
+            n = int(data.starts[i + 1] - data.starts[i]); out[data.starts[i]:data.starts[i + 1]] = ref[off:off + n]; off += n
+    model.train(was)
+    return np.asarray(rt.sum(out.tolist())) if rt.distributed else out
+
+def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
+                  base:str, # the reference model (`dpo_base`)
+                  rows:Path, # a split's packed rows (written by `pack_rows`)
+                 ) -> str:
+    "SHA-256 of what the reference log-probs of `rows` depend on: the rows, the reference model's files, the numerics keys."
+    from azllm.trainer import data_fingerprint
+    h = hashlib.sha256()
+    for f in ('tokens.bin', 'trained.bin', 'positions.bin', 'rows.bin'): h.update((Path(rows)/f).read_bytes())
+    h.update(data_fingerprint([base]).encode())
+    h.update(json.dumps({k: getattr(cfg, k, None) for k in REFERENCE_KEYS}, sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+def cached_reference(trainer:Trainer, # the DPO trainer, engine built
+                     data:PackedPairs, # a split
+                     rows:Path, # where it was packed (the cache goes next to it)
+                    ) -> bool:
+    "Attach the reference log-probs of `data`, from `rows/reference.npy` when its key matches, else computed and saved there; True if computed."
+    cfg, rt = trainer.cfg, trainer.rt
+    key = reference_key(cfg, trainer.task.base, rows)
+    meta = rows/'reference.json'
+    hit = meta.is_file() and json.loads(meta.read_text()).get('key') == key and (rows/'reference.npy').is_file()
+    hit = all(rt.gather(hit))                                  # every process decides the same
+    if hit: data.attach_reference(np.load(rows/'reference.npy')); return False
+    ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16)
+    if rt.local_main:
+        tmp = rows/f'.reference.{os.getpid()}.npy'
+        np.save(tmp, ref); os.replace(tmp, rows/'reference.npy')  # whole or not at all
+        write_json(dict(key=key, sequences=len(ref)), meta)
+    rt.barrier()
+    data.attach_reference(ref)
+    return True
+
+# %% ../nbs/33_dpo.ipynb #889b6fb7
+@patch_to(DPOTask)
+def prepare(self, trainer:Trainer):
+    "The reference log-probs of the train and valid pairs, cached next to the packed data (`cfg.reference: cached`)."
+    if trainer.cfg.reference != 'cached': return
+    dd = data_dir(trainer.out, trainer.rt)
+    for split, data in (('train', trainer.train_data), ('valid', trainer.valid_data)):
+        if data is not None and cached_reference(trainer, data, dd/split): print0(f"{split}: reference log-probs of {int(data.starts[-1]):,} sequences computed and cached")
 
 # %% ../nbs/33_dpo.ipynb #5ed77a93
 @patch_to(DPOTask)

@@ -592,6 +592,7 @@ def setup(self:Trainer):
         meta = read_sidecar(self.resume_from)
         self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
         print0(f"resumed from {self.resume_from} at step {self.step}")
+    if hasattr(self.task, 'prepare'): self.task.prepare(self)      # a task's one-off pass over its data with the engine (DPO's reference)
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
         if cfg.tensorboard:

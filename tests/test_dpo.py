@@ -222,3 +222,41 @@ def test_chunked_head_keeps_no_logits_for_backward(toks, tmp_path):
         return max(seen)
     assert vocab_rows(None) >= N             # the check can fail: the full logits are there without the chunked head
     assert vocab_rows(64) == 0                # the chunked head: no logits at all kept for the backward
+
+
+# ---------------------------------------------------------------- the reference paid once (issue 35, item 2)
+
+def test_cached_reference_equals_the_same_forward_and_is_reused(tmp_path, small_tokenizer, dpo_files, capsys):
+    """`reference: cached` (one pass before training, saved with the run) logs the losses and rewards of `reference: forward`
+    (the adapter disabled in every step); a resumed run reads the cache instead of recomputing it."""
+    from test_engine import train_here
+    kw = dict(max_steps=3, eval_every=3, save_every=2, lr_scheduler='constant')    # constant: the resumed run may stop later
+    train_here(write_dpo(tmp_path/'f.yml', small_tokenizer, tmp_path/'fwd', dpo_files, reference='forward', **kw))
+    capsys.readouterr()
+    cached = write_dpo(tmp_path/'c.yml', small_tokenizer, tmp_path/'cached', dpo_files, **dict(kw, max_steps=2))
+    train_here(cached)
+    assert 'train: reference log-probs of' in capsys.readouterr().out
+    ref = tmp_path/'cached'/'data'/'train'/'reference.npy'
+    assert ref.is_file() and json.loads((ref.parent/'reference.json').read_text())['sequences'] == len(__import__('numpy').load(ref))
+    train_here(cached, 'max_steps=3', 'resume_with_changes=true')                                 # resumes from step 2: the cache is read, not recomputed
+    out = capsys.readouterr().out
+    assert 'resumed from' in out and 'reference log-probs of' not in out
+    for key in ('loss', 'reward_accuracy', 'reward_margin', 'val_loss', 'val_reward_margin'):
+        want, got = logged(tmp_path/'fwd', key), logged(tmp_path/'cached', key)
+        assert want and got.keys() >= want.keys(), key
+        for s in want: assert got[s] == pytest.approx(want[s], rel=1e-5, abs=1e-7), (key, s)
+
+
+def test_reference_key_follows_data_model_and_precision(tmp_path, toks):
+    "The cache key changes with the packed rows, the reference model's files and the numerics keys; not with the learning rate."
+    from azllm.dpo import reference_key
+    exs, _ = encode_pairs(read_pairs(DATA/'dpo'/'valid.jsonl')[:6], toks['custom'], 1024)
+    pack_rows(exs, 1024, tmp_path/'a'); pack_rows(exs[:5], 1024, tmp_path/'b')
+    (tmp_path/'m').mkdir(); (tmp_path/'m'/'config.json').write_text('{"a": 1}')
+    cfg = DPORun(output_dir=str(tmp_path/'o'), model=str(tmp_path/'m'), train_data=['x.jsonl'])
+    k = reference_key(cfg, str(tmp_path/'m'), tmp_path/'a')
+    assert k == reference_key(cfg.model_copy(update=dict(lr=1e-3)), str(tmp_path/'m'), tmp_path/'a')
+    assert k != reference_key(cfg, str(tmp_path/'m'), tmp_path/'b')
+    assert k != reference_key(cfg.model_copy(update=dict(precision='bf16')), str(tmp_path/'m'), tmp_path/'a')
+    (tmp_path/'m'/'config.json').write_text('{"a": 2}')
+    assert k != reference_key(cfg, str(tmp_path/'m'), tmp_path/'a')
