@@ -368,3 +368,22 @@ def test_micro_batch_auto_probes_the_dpo_step(tmp_path, small_tokenizer, dpo_fil
     train_here(cfg)
     assert seen and seen[0] == (2, 1024)
     assert json.loads((tmp_path/'run'/'summary.json').read_text())['batch']['chosen'] == 'measured'
+
+
+# ---------------------------------------------------------------- the benchmark's table (issue 35, item 6)
+
+def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
+    "The docs table renders from a results file: nothing when there is none, the CPU smoke run labelled as such, failed rows named."
+    import runpy
+    bench = runpy.run_path(str(ROOT/'benchmarks'/'dpo_throughput.py'))
+    assert bench['markdown_table'](tmp_path/'none.json') == ''
+    smoke = bench['markdown_table'](ROOT/'benchmarks'/'results'/'dpo_throughput_cpu_tiny.json')
+    assert 'CPU smoke run at a tiny shape' in smoke and '| azllm_dpo |' in smoke and '| azllm_kto |' in smoke
+    row = dict(tok_per_s=90_000.0, peak_gib=25.0, batch=dict(micro_batch=8, grad_accum=1), losses=[0.69, 0.6], reward_accuracy=[0.5, 0.8])
+    rows = dict(azllm_dpo=row, trl_dpo_b64=dict(row, tok_per_s=22_000.0, batch=64), trl_dpo_liger_b64=dict(error='CUDA out of memory'))
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='python benchmarks/dpo_throughput.py', machine='NVIDIA H200', tiny=False, rows=rows)))
+    t = bench['markdown_table'](tmp_path/'h.json')
+    assert '| azllm_dpo | 90,000 | 25.0 | 8 x 1 | 0.6000 | 0.80 |' in t and 'failed: CUDA out of memory' in t and 'smoke' not in t
+    sm = bench['summarize'](rows)
+    assert sm['trl_best_row'] == 'trl_dpo_b64' and sm['speedup_over_trl_best'] == pytest.approx(90 / 22)
+    assert sm['goals'] == dict(tok_per_s_85k=True, speedup_3_5x=True, peak_30gib=True)
