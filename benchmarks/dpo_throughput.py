@@ -12,6 +12,7 @@ desirable and undesirable examples). Each row runs in its own process:
 - azllm_dpo_unfused: the same with the levers of before issue 35: full logits (head_chunk null), the reference in every
   step (reference forward), bf16 (precision auto), no LoRA kernels, micro-batch 4 x 2;
 - azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy);
+- azllm_dpo_mb4: azllm_dpo at micro-batch 4 x 2 (the same rows a step, half the activations);
 - azllm_kto: the shipped recipe with loss_type kto on the unpaired examples;
 - trl_dpo_bN: TRL DPOTrainer + peft (reference = adapter disabled), batch N pairs, bf16, max_length 2048 (each sequence
   cut at seq_len // 2 = 1024 by us; no pair here is that long); trl_dpo_liger_bN: the same with use_liger_kernel;
@@ -33,6 +34,7 @@ AZLLM_ROWS = {
     'azllm_dpo': dict(),
     'azllm_dpo_unfused': dict(head_chunk=None, reference='forward', precision='auto', lora_kernels=False, micro_batch=4, grad_accum=2),
     'azllm_dpo_seed1': dict(seed=1),
+    'azllm_dpo_mb4': dict(micro_batch=4, grad_accum=2),          # the same 8 rows a step in two halves: less memory if mb 8 passes 30 GiB
     'azllm_kto': dict(loss_type='kto', train_data=str(UNPAIRED)),
 }
 TRL_KINDS = ('trl_dpo', 'trl_dpo_liger', 'trl_kto')
