@@ -478,6 +478,7 @@ def preference_metrics(model, # the (wrapped) peft model
         for s in range(steps):
             idx = mine[s * micro_batch:(s + 1) * micro_batch]
             batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items()}     # every process runs each forward (FSDP)
+            if not idx and 'desirable' in batch: batch['desirable'].fill_(-1)   # a stand-in batch adds nothing to KTO's shared KL estimate
             with autocast(bf16, rt.device.type): loss, sums = loss_fn(model, batch, 1)
             row = torch.stack([loss.double(), *(v.double() for v in sums.values()), torch.tensor(float(data.count(idx)), device=rt.device).double()])
             acc, names = (row * 0 if acc is None else acc) + (row if idx else 0), ['loss', *sums]
