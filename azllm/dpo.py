@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/dpo.html.md"""
 
 # %% ../nbs/33_dpo.ipynb #85b15d61
 from __future__ import annotations
-import json, math
+import contextlib, hashlib, json, math, os
 from pathlib import Path
 from typing import Literal, Optional
 import numpy as np
@@ -17,15 +17,17 @@ from fastcore.basics import patch_to
 from .core import AzllmError, atomic_dir, write_json, print0, resolve_source
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
-from .trainer import Trainer, run_training, data_dir
+from .trainer import Trainer, run_training, data_dir, inner_model
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
 
 # %% auto #0
-__all__ = ['PAIR_FORMAT', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example', 'encode_pairs', 'PackedPairs',
-           'sequence_logps', 'preference_loss', 'dpo_loss', 'DPORun', 'dpo_base', 'DPOTask', 'preference_metrics',
-           'run_dpo', 'preference_accuracy']
+__all__ = ['PAIR_FORMAT', 'HEAD_CHUNK', 'UNPAIRED_FORMAT', 'REFERENCE_KEYS', 'check_pair', 'read_pairs', 'encode_pair',
+           'pack_example', 'encode_pairs', 'PackedPairs', 'TokenLogps', 'token_logps', 'logps_head', 'sequence_logps',
+           'preference_loss', 'reference_of', 'dpo_loss', 'DPORun', 'check_unpaired', 'encode_unpaired', 'kto_loss',
+           'dpo_base', 'DPOTask', 'task_loss', 'preference_metrics', 'reference_logps', 'reference_key',
+           'cached_reference', 'run_dpo', 'preference_accuracy']
 
 # %% ../nbs/33_dpo.ipynb #16a89b97
 PAIR_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "chosen": [{"role": "assistant", "content": ...}], '
@@ -58,7 +60,7 @@ def check_pair(row, # one parsed JSON line
     return dict(prompt=prompt, chosen=chosen, rejected=rejected, where=where, kind=row.get('kind'))   # kind: what is wrong with `rejected` (optional)
 
 # %% ../nbs/33_dpo.ipynb #dd4cae73
-def _jsonl_pairs(path:Path) -> list[dict]:
+def _jsonl_pairs(path:Path, check=None) -> list[dict]:
     raw = path.read_bytes()
     if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a preference JSONL file")
     try: text = raw.decode('utf-8-sig')
@@ -70,10 +72,11 @@ def _jsonl_pairs(path:Path) -> list[dict]:
         if not line.strip(): continue
         try: row = json.loads(line)
         except json.JSONDecodeError as e: raise AzllmError(f"{path}:{n}: not valid JSON ({e.msg}); {PAIR_FORMAT}") from None
-        out.append(check_pair(row, f"{path}:{n}"))
+        out.append((check or check_pair)(row, f"{path}:{n}"))
     return out
 
 def read_pairs(src, # preference JSONL file(s), or a directory of them
+               check=None, # the row checker (None: `check_pair`; KTO's `check_unpaired`)
               ) -> list[dict]:
     "Read and check preference pairs: dicts with `prompt`, `chosen`, `rejected` (strings) and `where` (file:line)."
     out = []
@@ -82,8 +85,8 @@ def read_pairs(src, # preference JSONL file(s), or a directory of them
         if p.is_dir():
             files = sorted(p.glob('*.jsonl'))
             if not files: raise AzllmError(f"{p}: directory has no .jsonl files of preference pairs")
-            for f in files: out += _jsonl_pairs(f)
-        elif p.is_file(): out += _jsonl_pairs(p)
+            for f in files: out += _jsonl_pairs(f, check)
+        elif p.is_file(): out += _jsonl_pairs(p, check)
         else: raise AzllmError(f"{p}: no such file or directory")
     if not out: raise AzllmError(f"{src}: holds no preference pairs")
     return out
@@ -142,6 +145,12 @@ class PackedPairs(PackedRows):
         super().__init__(path, pad_id)
         starts = (self.positions == 0).astype(np.int64)              # every sequence starts at position 0
         self.pairs = np.add.reduceat(starts, self.bounds[:-1]) // 2 if len(self) else np.zeros(0, np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(2 * self.pairs)])   # first sequence of each row
+        self.reference = None
+        path = Path(path)                                # KTO: each example's label (1 desirable, 0 undesirable), in packed order
+        self.labels = (np.fromfile(path/'labels.bin', dtype=np.uint8)[np.fromfile(path/'examples.bin', dtype=np.int64)]
+                       if (path/'labels.bin').is_file() else None)
+        self.first = np.concatenate([[0], np.cumsum(self.pairs)])          # first example of each row
 
     def count(self, idx:list[int]) -> int: return int(sum(self.pairs[i] for i in idx))
 
@@ -153,19 +162,102 @@ class PackedPairs(PackedRows):
             seq[r, :n] = off + np.cumsum(pos[r, :n] == 0) - 1
             off += 2 * int(self.pairs[i])
         b['seq_ids'] = torch.from_numpy(seq)
+        if self.labels is not None:                        # one slot per example, -1 past the last real one
+            lab = np.full((b['input_ids'].numel() + 1) // 2, -1, dtype=np.int64)
+            got = np.concatenate([self.labels[self.first[i]:self.first[i + 1]] for i in idx])
+            lab[:len(got)] = got
+            b['desirable'] = torch.from_numpy(lab)
+        if self.reference is not None:                    # cached reference log-probs, in the slots `sequence_logps` returns
+            ref = np.zeros(b['input_ids'].numel() + b['input_ids'].numel() % 2)
+            got = np.concatenate([self.reference[self.starts[i]:self.starts[i + 1]] for i in idx])
+            ref[:len(got)] = got
+            b['ref_logps'] = torch.from_numpy(ref)
         return b
+
+    def attach_reference(self, logps:np.ndarray):
+        "Use `logps` (every row's sequences in order, as `reference_logps` returns) as the reference of every batch."
+        if len(logps) != self.starts[-1]: raise AzllmError(f"reference log-probs for {len(logps)} sequences, the data has {self.starts[-1]}")
+        self.reference = np.asarray(logps, dtype=np.float64)
+
+# %% ../nbs/33_dpo.ipynb #dd3b4b5d
+HEAD_CHUNK = 2048     # scored tokens per chunk of the head: 2048 x 128,256 fp32 logits = 1 GiB (an unfused 1B pass of 4 x 2048 tokens: 4 GiB)
+
+def _matmul_dtype(x:torch.Tensor) -> torch.dtype:
+    "The dtype autocast would run a matmul on `x` in (x's own outside autocast)."
+    dev = x.device.type
+    return torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
+
+class TokenLogps(torch.autograd.Function):
+    "Log-probability of each label under `hidden @ weight.T`, `chunk` scored rows at a time; the backward recomputes each chunk's logits."
+    @staticmethod
+    def forward(ctx, hidden, weight, labels, chunk):
+        sel = (labels != -100).nonzero().squeeze(1)
+        acc = torch.promote_types(hidden.dtype, torch.float32)          # fp32 at least (bf16 logits), fp64 kept (tests)
+        out = hidden.new_zeros(labels.shape, dtype=acc)
+        for s in range(0, len(sel), chunk):
+            i = sel[s:s + chunk]
+            z = (hidden[i] @ weight.t()).to(acc)
+            out[i] = z.gather(1, labels[i, None]).squeeze(1) - z.logsumexp(1)
+        ctx.save_for_backward(hidden, weight, labels, sel); ctx.chunk = chunk
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        hidden, weight, labels, sel = ctx.saved_tensors
+        dh = torch.zeros_like(hidden) if ctx.needs_input_grad[0] else None
+        dw = torch.zeros_like(weight, dtype=torch.promote_types(weight.dtype, torch.float32)) if ctx.needs_input_grad[1] else None
+        for s in range(0, len(sel), ctx.chunk):
+            i = sel[s:s + ctx.chunk]
+            z = (hidden[i] @ weight.t()).to(g.dtype)
+            dz = -z.softmax(1)
+            dz.scatter_add_(1, labels[i, None], torch.ones_like(dz[:, :1]))
+            dz = (dz * g[i, None]).to(hidden.dtype)                     # d logp_y / dz = onehot(y) - softmax(z)
+            if dh is not None: dh[i] = dz @ weight
+            if dw is not None: dw += (dz.t() @ hidden[i]).to(dw.dtype)
+        return dh, (dw.to(weight.dtype) if dw is not None else None), None, None
+
+def token_logps(hidden:torch.Tensor, # final hidden states, (..., H)
+                weight:torch.Tensor, # the head's weight, (V, H)
+                labels:torch.Tensor, # (...) label ids, -100 where nothing is scored
+                chunk:int=HEAD_CHUNK, # scored tokens per chunk
+               ) -> torch.Tensor:
+    "Per-position log-probability of `labels` (0 where -100), as the head and a log-softmax would give, without all the logits at once."
+    dt = _matmul_dtype(hidden)                    # as autocast would run the head's matmul; autocast is off inside
+    with torch.autocast(hidden.device.type, enabled=False):
+        out = TokenLogps.apply(hidden.reshape(-1, hidden.shape[-1]).to(dt), weight.to(dt), labels.reshape(-1), chunk)
+    return out.view(labels.shape)
+
+@contextlib.contextmanager
+def logps_head(model, # a causal LM (wrapped or not)
+               labels:torch.Tensor, # the batch's `shift_labels`
+               chunk:int=HEAD_CHUNK, # scored tokens per chunk
+              ):
+    "Inside, the model's head returns `token_logps` (one log-probability per position, shape (B, T, 1)) instead of logits."
+    head = inner_model(model).get_output_embeddings()
+    if getattr(head, 'bias', None) is not None: raise AzllmError("the chunked head needs an output layer without bias (a Llama has none)")
+    had = head.__dict__.get('forward')
+    head.forward = lambda h: token_logps(h, head.weight, labels, chunk).unsqueeze(-1)
+    try: yield
+    finally:
+        if had is None: del head.forward
+        else: head.forward = had
 
 # %% ../nbs/33_dpo.ipynb #c6b81245
 def sequence_logps(model, # a causal LM (wrapped or not)
                    batch:dict, # `input_ids`, `position_ids`, `shift_labels`, `seq_ids`
+                   chunk:Optional[int]=HEAD_CHUNK, # scored tokens per chunk of the head (`token_logps`); None: the full logits (the unfused path)
                   ) -> tuple[torch.Tensor, torch.Tensor]:
     "Summed log-probability of each sequence's completion tokens, and their number: two tensors of length `batch size × row length`."
     # no KV cache: transformers builds the document-local mask from restarting positions only when there is none, and a
     # model's config asks for one by default (the engine turns it off for training; a model scored here may not have)
-    logits = model(input_ids=batch['input_ids'], position_ids=batch['position_ids'], use_cache=False).logits
+    fwd = lambda: model(input_ids=batch['input_ids'], position_ids=batch['position_ids'], use_cache=False).logits
     lab, seq = batch['shift_labels'].flatten(), batch['seq_ids'].flatten()
-    logits = logits.to(torch.promote_types(logits.dtype, torch.float32))     # fp32 at least (bf16 logits), fp64 kept (tests)
-    logp = -F.cross_entropy(logits.flatten(0, 1), lab, ignore_index=-100, reduction='none')
+    if chunk:
+        with logps_head(model, batch['shift_labels'], chunk): logp = fwd().flatten()
+    else:
+        logits = fwd()
+        logits = logits.to(torch.promote_types(logits.dtype, torch.float32))     # fp32 at least (bf16 logits), fp64 kept (tests)
+        logp = -F.cross_entropy(logits.flatten(0, 1), lab, ignore_index=-100, reduction='none')
     keep = (lab != -100) & (seq >= 0)
     idx = torch.where(keep, seq, torch.zeros_like(seq))
     size = lab.numel() + lab.numel() % 2                 # an even upper bound on sequences; no host sync to learn the real count
@@ -182,14 +274,22 @@ def preference_loss(chosen_ratio:torch.Tensor, rejected_ratio:torch.Tensor, # lo
     raise AzllmError(f"loss_type must be sigmoid or ipo, got {loss_type!r}")
 
 # %% ../nbs/33_dpo.ipynb #0e44fd77
+def reference_of(model, # the wrapped peft model
+                 batch:dict, # from `PackedPairs.batch`
+                 chunk:Optional[int]=HEAD_CHUNK, # the head's chunk (`sequence_logps`)
+                ) -> torch.Tensor:
+    "The reference's summed log-probs of every sequence of `batch`: the same model with its adapter off, no gradients."
+    with torch.no_grad(), inner_peft(model).disable_adapter(): return sequence_logps(model, batch, chunk)[0]
+
 def dpo_loss(model, # the wrapped peft model (DDP, FSDP2 or bare)
              batch:dict, # from `PackedPairs.batch`
              n_items:int, # pairs in the whole global batch
              loss_type:str='sigmoid', beta:float=0.1,
+             chunk:Optional[int]=HEAD_CHUNK, # the head's chunk (`sequence_logps`; None: the full logits)
             ) -> tuple[torch.Tensor, dict]:
     "This micro-batch's share of the global mean preference loss, and summed metrics: reward accuracy, chosen/rejected rewards, margin."
-    with torch.no_grad(), inner_peft(model).disable_adapter(): ref, _ = sequence_logps(model, batch)
-    pol, n = sequence_logps(model, batch)
+    pol, n = sequence_logps(model, batch, chunk)
+    ref = batch['ref_logps'].to(pol.dtype) if 'ref_logps' in batch else reference_of(model, batch, chunk)
     ratio = pol - ref
     cr, rr, cn, rn = ratio[0::2], ratio[1::2], n[0::2], n[1::2]
     real = (cn > 0) | (rn > 0)                          # pair slots past the last real pair hold zeros
@@ -204,12 +304,98 @@ class DPORun(SFTRun):
     "Config of the DPO stage: the SFT keys (LoRA, truncation, engine keys) plus the preference loss."
     stage: Literal['dpo'] = 'dpo'
     model: str                                           # SFT output dir (adapter merged first; it is the reference), merged model, or base
-    loss_type: Literal['sigmoid', 'ipo'] = 'sigmoid'     # sigmoid: DPO (Rafailov et al. 2023); ipo: IPO (Azar et al. 2023), TRL's length-normalised form
+    loss_type: Literal['sigmoid', 'ipo', 'kto'] = 'sigmoid'   # sigmoid: DPO (Rafailov et al. 2023); ipo: IPO (Azar et al. 2023), TRL's length-normalised form; kto: KTO (Ethayarajh et al. 2024) on unpaired data
+    desirable_weight: float = Field(1.0, gt=0, allow_inf_nan=False)    # KTO: weight of the desirable examples' loss (raise it when they are the fewer)
+    undesirable_weight: float = Field(1.0, gt=0, allow_inf_nan=False)  # KTO: weight of the undesirable examples' loss
     beta: float = Field(0.1, gt=0)                       # how far the policy may move from the reference (higher: stays closer)
     lr: float = Field(5e-5, gt=0)                        # peak learning rate (AdamW on the LoRA weights)
     epochs: Optional[float] = Field(1.0, gt=0)           # passes over the training pairs (max_steps, if set, wins)
     lora_dropout: float = Field(0.0, ge=0, lt=1)         # 0: the policy and reference passes see the same base activations
     train_embeddings: bool = False                       # DPO keeps the SFT model's vocabulary; embeddings stay frozen
+    head_chunk: Optional[int] = Field(HEAD_CHUNK, gt=0)  # scored tokens per chunk of the head (log-probs without the full logits); null: the full logits (the unfused path)
+    reference: Literal['cached', 'forward'] = 'cached'   # reference log-probs: one pass before training, cached with the run; forward: a no-grad pass with the adapter off in every step
+
+# %% ../nbs/33_dpo.ipynb #5c455ea2
+UNPAIRED_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "completion": [{"role": "assistant", "content": ...}], '
+                   '"label": true|false} (TRL\'s unpaired preference format; prompt and completion may both be plain strings)')
+
+def check_unpaired(row, # one parsed JSON line
+                   where:str, # file:line, for messages
+                  ) -> dict:
+    "A checked KTO example `{prompt, completion, label, where}` (prompt: messages or a string); `AzllmError` naming `where` otherwise."
+    if not isinstance(row, dict): raise AzllmError(f"{where}: not a JSON object; {UNPAIRED_FORMAT}")
+    if missing := [k for k in ('prompt', 'completion', 'label') if k not in row]:
+        raise AzllmError(f"{where}: not an unpaired example, no {', '.join(f'`{k}`' for k in missing)} (fields: {', '.join(row) or 'none'}); {UNPAIRED_FORMAT}")
+    if not isinstance(row['label'], bool): raise AzllmError(f"{where}: `label` must be true (desirable) or false (undesirable), got {json.dumps(row['label'])}")
+    if isinstance(row['prompt'], str):
+        if not isinstance(row['completion'], str) or not row['completion'].strip():
+            raise AzllmError(f"{where}: a plain-text prompt needs a non-empty plain-text `completion`; {UNPAIRED_FORMAT}")
+        return dict(prompt=row['prompt'], completion=row['completion'], label=row['label'], where=where)
+    pair = check_pair(dict(prompt=row['prompt'], chosen=row['completion'], rejected=[{'role': 'assistant', 'content': '\0'}]), where)
+    return dict(prompt=pair['prompt'], completion=pair['chosen'], label=row['label'], where=where)
+
+def _prompt_and_completion(ex:dict, tok) -> tuple[list, list]:
+    "Token ids of `ex`'s prompt and of its completion, split where prompt and prompt+completion diverge (as TRL's KTO splits them)."
+    try:
+        if isinstance(ex['prompt'], str):
+            c = ex['completion'] if ex['completion'].endswith(tok.eos_token) else ex['completion'] + tok.eos_token
+            p, pc = tok(ex['prompt'])['input_ids'], tok(ex['prompt'] + c)['input_ids']
+        else:
+            ids = lambda msgs, **kw: list(tok.apply_chat_template(msgs, tokenize=True, return_dict=True, **kw)['input_ids'])
+            p, pc = ids(ex['prompt'], add_generation_prompt=True), ids(ex['prompt'] + [{'role': 'assistant', 'content': ex['completion']}])
+    except Exception as e:
+        raise AzllmError(f"{ex.get('where', 'example')}: the tokenizer rejects it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    n = _common_prefix(p, pc)
+    return pc[:n], pc[n:]
+
+def encode_unpaired(rows:list[dict], # from `read_pairs(src, check_unpaired)`
+                    tok, # a tokenizer that passed `check_chat_tokenizer`
+                    seq_len:int, # row length: an example (its sequence and the mismatched one) must fit
+                    truncation:str='truncate', # 'truncate' (each sequence to seq_len // 2) or 'drop'
+                   ) -> tuple[list[dict], list[int], dict]:
+    "Packable KTO examples (the sequence, then prompt i with completion i-1: the KL estimate's mismatched pair), their labels, counts."
+    enc = [_prompt_and_completion(r, tok) for r in rows]
+    out, labels, st = [], [], dict(examples=len(rows), truncated=0, dropped=0, desirable=sum(r['label'] for r in rows))
+    for i, (r, (p, c)) in enumerate(zip(rows, enc)):
+        kl = p + enc[i - 1][1]                               # example 0 takes the last one's completion (TRL's rotation by one)
+        e = dict(chosen=p + c, rejected=kl, prompt_len=len(p))
+        cap = None
+        if len(e['chosen']) + len(kl) > seq_len:
+            cap = seq_len // 2
+            if truncation == 'drop' or len(p) >= cap: st['dropped'] += 1; continue
+            st['truncated'] += 1
+        out.append(pack_example(e, cap)); labels.append(int(r['label']))
+    if not out: raise AzllmError(f"all {len(rows)} examples are longer than seq_len={seq_len} and were dropped; raise seq_len")
+    st.update(kept=len(out), tokens=sum(len(x['input_ids']) for x in out), completion_tokens=sum(sum(x['trained']) for x in out))
+    return out, labels, st
+
+# %% ../nbs/33_dpo.ipynb #bcde0600
+def _all_sum(t:torch.Tensor) -> torch.Tensor:
+    "`t` summed over the processes of a distributed run (every process computes each micro-batch, so they meet here in step)."
+    import torch.distributed as dist
+    if dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1: t = t.clone(); dist.all_reduce(t)
+    return t
+
+def kto_loss(model, # the wrapped peft model
+             batch:dict, # from `PackedPairs.batch` of KTO examples (has `desirable`)
+             n_items:int, # examples in the whole global batch
+             beta:float=0.1, desirable_weight:float=1.0, undesirable_weight:float=1.0,
+             chunk:Optional[int]=HEAD_CHUNK, # the head's chunk (`sequence_logps`; None: the full logits)
+            ) -> tuple[torch.Tensor, dict]:
+    "This micro-batch's share of the global mean KTO loss, and summed metrics: the KL estimate and the two classes' rewards."
+    pol, _ = sequence_logps(model, batch, chunk)
+    ref = batch['ref_logps'].to(pol.dtype) if 'ref_logps' in batch else reference_of(model, batch, chunk)
+    ratio = pol - ref
+    r, kl_r, lab = ratio[0::2], ratio[1::2].detach(), batch['desirable']
+    real, des, und = lab >= 0, lab == 1, lab == 0
+    tot = _all_sum(torch.stack([torch.where(real, kl_r, 0.0).sum(), real.to(kl_r.dtype).sum()]))
+    kl = (tot[0] / tot[1].clamp(min=1)).clamp(min=0)          # the reference point z0: no gradient, never below 0
+    per = torch.where(des, desirable_weight * (1 - torch.sigmoid(beta * (r - kl))),
+                      torch.where(und, undesirable_weight * (1 - torch.sigmoid(beta * (kl - r))), 0.0))
+    rw = (beta * r).detach()
+    sums = dict(kl=kl * real.sum(), rewards_desirable=torch.where(des, rw, 0.0).sum(), rewards_undesirable=torch.where(und, rw, 0.0).sum(),
+                desirable=des.float().sum())
+    return per.sum() / n_items, sums
 
 # %% ../nbs/33_dpo.ipynb #2256af95
 def dpo_base(cfg:DPORun, out:Path, rt:Runtime) -> str:
@@ -243,8 +429,13 @@ class DPOTask(SFTTask):
 
 # %% ../nbs/33_dpo.ipynb #c0cabe47
 def _pack_split(src, tok, cfg:DPORun, path:Path, split:str) -> dict:
-    exs, st = encode_pairs(read_pairs(src), tok, cfg.seq_len, cfg.truncation)
+    if cfg.loss_type == 'kto':
+        exs, labels, st = encode_unpaired(read_pairs(src, check_unpaired), tok, cfg.seq_len, cfg.truncation)
+        st['pairs'] = st['examples']
+    else: exs, st = encode_pairs(read_pairs(src), tok, cfg.seq_len, cfg.truncation)
     st.update(pack_rows(exs, cfg.seq_len, path))
+    if cfg.loss_type == 'kto': np.asarray(labels, dtype=np.uint8).tofile(path/'labels.bin')
+    elif (path/'labels.bin').exists(): (path/'labels.bin').unlink()           # ours: a KTO run's labels, in the data dir it made
     print0(f"{split}: {st['kept']} of {st['pairs']} pairs, {st['completion_tokens']:,} of {st['tokens']:,} tokens in replies, "
            f"{st['rows']} rows of <= {cfg.seq_len} ({st['fill']:.0%} full); truncated {st['truncated']}, dropped {st['dropped']}")
     return st
@@ -260,39 +451,113 @@ def data(self, cfg:DPORun, tok, out:Path, rt:Runtime) -> tuple:
 
 @patch_to(DPOTask)
 def loss(self, model, batch:dict, n_items:int) -> tuple:
-    return dpo_loss(model, batch, n_items, self.cfg.loss_type, self.cfg.beta)
+    return task_loss(self.cfg)(model, batch, n_items)
 
 # %% ../nbs/33_dpo.ipynb #1cd3beab
+def task_loss(cfg:DPORun):
+    "The stage's loss as the engine calls it, `(model, batch, n_items) -> (loss, sums)`: DPO/IPO's or KTO's."
+    if cfg.loss_type == 'kto':
+        return lambda m, b, n: kto_loss(m, b, n, cfg.beta, cfg.desirable_weight, cfg.undesirable_weight, cfg.head_chunk)
+    return lambda m, b, n: dpo_loss(m, b, n, cfg.loss_type, cfg.beta, cfg.head_chunk)
+
 def preference_metrics(model, # the (wrapped) peft model
-                       data:PackedPairs, # held-out pairs
+                       data:PackedPairs, # held-out pairs (or KTO examples)
                        rt:Runtime, # this process
                        loss_type:str='sigmoid', beta:float=0.1, micro_batch:int=4, bf16:bool=False,
                        max_rows:Optional[int]=None, # score only the first N rows
+                       loss_fn=None, # (model, batch, n_items) -> (loss, sums); None: `dpo_loss` with `loss_type` and `beta`
                       ) -> dict:
-    "Preference loss, reward accuracy, rewards and margin on held-out pairs, over all processes."
+    "Preference loss and the loss's summed metrics (DPO: reward accuracy, rewards, margin) on held-out pairs, over all processes, per pair."
+    loss_fn = loss_fn or (lambda m, b, n: dpo_loss(m, b, n, loss_type, beta))
     was = model.training; model.eval()
     n = len(data) if max_rows is None else min(len(data), max_rows)
     mine = list(range(rt.rank, n, rt.world))
     steps = math.ceil(math.ceil(n / rt.world) / micro_batch)
-    acc = torch.zeros(6, dtype=torch.float64, device=rt.device)
+    acc, names = None, []
     with torch.no_grad():
         for s in range(steps):
             idx = mine[s * micro_batch:(s + 1) * micro_batch]
             batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items()}     # every process runs each forward (FSDP)
-            with autocast(bf16, rt.device.type): loss, sums = dpo_loss(model, batch, 1, loss_type, beta)
-            if idx: acc += torch.stack([loss.double(), *(v.double() for v in sums.values()), torch.tensor(data.count(idx), device=rt.device).double()])
+            if not idx and 'desirable' in batch: batch['desirable'].fill_(-1)   # a stand-in batch adds nothing to KTO's shared KL estimate
+            with autocast(bf16, rt.device.type): loss, sums = loss_fn(model, batch, 1)
+            row = torch.stack([loss.double(), *(v.double() for v in sums.values()), torch.tensor(float(data.count(idx)), device=rt.device).double()])
+            acc, names = (row * 0 if acc is None else acc) + (row if idx else 0), ['loss', *sums]
     model.train(was)
     tot = rt.sum(acc.tolist())
     pairs = tot[-1]
     if not pairs: raise AzllmError("validation scored no pairs: the held-out data is empty")
-    names = ['val_loss', 'val_reward_accuracy', 'val_rewards_chosen', 'val_rewards_rejected', 'val_reward_margin']
-    return dict({k: v / pairs for k, v in zip(names, tot[:5])}, val_pairs=int(pairs))
+    return dict({f'val_{k}': v / pairs for k, v in zip(names, tot[:-1])}, val_pairs=int(pairs))
 
 @patch_to(DPOTask)
 def validate(self, trainer:Trainer) -> dict:
     cfg = trainer.cfg
-    return preference_metrics(trainer.eng.model, trainer.valid_data, trainer.rt, cfg.loss_type, cfg.beta, cfg.micro_batch,
-                              trainer.eng.bf16, cfg.eval_rows)
+    return preference_metrics(trainer.eng.model, trainer.valid_data, trainer.rt, micro_batch=trainer.batch['micro_batch'],
+                              bf16=trainer.eng.bf16, max_rows=cfg.eval_rows, loss_fn=task_loss(cfg))
+
+# %% ../nbs/33_dpo.ipynb #92f9d9fc
+REFERENCE_KEYS = ('seed', 'precision', 'fp8_recipe', 'attn_implementation', 'liger', 'liger_kernels', 'compile', 'frozen_bf16')
+
+def reference_logps(model, # the wrapped peft model
+                    data:PackedPairs, # the rows to score
+                    rt:Runtime, # this process
+                    micro_batch:int=4, bf16:bool=False,
+                    chunk:Optional[int]=HEAD_CHUNK, # the head's chunk (`sequence_logps`)
+                   ) -> np.ndarray:
+    "Reference log-probs of every sequence of `data` (rows in order, each row's sequences in order), over all processes."
+    was = model.training; model.eval()
+    out = np.zeros(int(data.starts[-1]))
+    mine = list(range(rt.rank, len(data), rt.world))
+    steps = math.ceil(math.ceil(len(data) / rt.world) / micro_batch)
+    for s in range(steps):
+        idx = mine[s * micro_batch:(s + 1) * micro_batch]
+        batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items() if k != 'ref_logps'}   # every process runs each forward (FSDP)
+        with autocast(bf16, rt.device.type): ref = reference_of(model, batch, chunk).double().cpu().numpy()
+        off = 0
+        for i in idx:
+            n = int(data.starts[i + 1] - data.starts[i]); out[data.starts[i]:data.starts[i + 1]] = ref[off:off + n]; off += n
+    model.train(was)
+    return np.asarray(rt.sum(out.tolist())) if rt.distributed else out
+
+def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
+                  base:str, # the reference model (`dpo_base`)
+                  rows:Path, # a split's packed rows (written by `pack_rows`)
+                 ) -> str:
+    "SHA-256 of what the reference log-probs of `rows` depend on: the rows, the reference model's files, the numerics keys."
+    from azllm.trainer import data_fingerprint
+    h = hashlib.sha256()
+    for f in ('tokens.bin', 'trained.bin', 'positions.bin', 'rows.bin'): h.update((Path(rows)/f).read_bytes())
+    h.update(data_fingerprint([base]).encode())
+    h.update(json.dumps({k: getattr(cfg, k, None) for k in REFERENCE_KEYS}, sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+def cached_reference(trainer:Trainer, # the DPO trainer, engine built
+                     data:PackedPairs, # a split
+                     rows:Path, # where it was packed (the cache goes next to it)
+                    ) -> bool:
+    "Attach the reference log-probs of `data`, from `rows/reference.npy` when its key matches, else computed and saved there; True if computed."
+    cfg, rt = trainer.cfg, trainer.rt
+    key = reference_key(cfg, trainer.task.base, rows)
+    meta = rows/'reference.json'
+    hit = meta.is_file() and json.loads(meta.read_text()).get('key') == key and (rows/'reference.npy').is_file()
+    hit = all(rt.gather(hit))                                  # every process decides the same
+    if hit: data.attach_reference(np.load(rows/'reference.npy')); return False
+    ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16, cfg.head_chunk)
+    if rt.local_main:
+        tmp = rows/f'.reference.{os.getpid()}.npy'
+        np.save(tmp, ref); os.replace(tmp, rows/'reference.npy')  # whole or not at all
+        write_json(dict(key=key, sequences=len(ref)), meta)
+    rt.barrier()
+    data.attach_reference(ref)
+    return True
+
+# %% ../nbs/33_dpo.ipynb #889b6fb7
+@patch_to(DPOTask)
+def prepare(self, trainer:Trainer):
+    "The reference log-probs of the train and valid pairs, cached next to the packed data (`cfg.reference: cached`)."
+    if trainer.cfg.reference != 'cached': return
+    dd = data_dir(trainer.out, trainer.rt)
+    for split, data in (('train', trainer.train_data), ('valid', trainer.valid_data)):
+        if data is not None and cached_reference(trainer, data, dd/split): print0(f"{split}: reference log-probs of {int(data.starts[-1]):,} sequences computed and cached")
 
 # %% ../nbs/33_dpo.ipynb #5ed77a93
 @patch_to(DPOTask)
@@ -305,6 +570,20 @@ def run_dpo(cfg:DPORun, # the run config
            ) -> Path:
     "Train a DPO/IPO LoRA adapter as `cfg` says; return the run's `final/` adapter directory."
     return run_training(cfg, DPOTask(cfg, progress), progress)
+
+# %% ../nbs/33_dpo.ipynb #1587e7a5
+@patch_to(DPOTask)
+def probe_batch(self, batch:dict) -> dict:
+    "The random rows `micro_batch: auto` probes with, as packed pairs: a sequence every quarter row, every token scored, the reference as configured."
+    ids = batch['input_ids']
+    B, T = ids.shape
+    q = max(2, T // 4)
+    pos = (torch.arange(T, device=ids.device) % q).expand(B, T)
+    seq = (torch.arange(T, device=ids.device) // q).expand(B, T) + torch.arange(B, device=ids.device)[:, None] * ((T + q - 1) // q)
+    out = dict(batch, position_ids=pos.contiguous(), seq_ids=seq.contiguous())
+    if self.cfg.reference == 'cached': out['ref_logps'] = torch.zeros(ids.numel() + ids.numel() % 2, device=ids.device)
+    if self.cfg.loss_type == 'kto': out['desirable'] = (torch.arange((ids.numel() + 1) // 2, device=ids.device) % 2)
+    return out
 
 # %% ../nbs/33_dpo.ipynb #3978e6fa
 def preference_accuracy(model, # a causal LM (a peft model is used with its adapter on)

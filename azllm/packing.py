@@ -163,6 +163,7 @@ def pack_rows(examples:list[dict], # each {'input_ids': [...], 'trained': [bool,
     np.asarray(trained, dtype=np.uint8).tofile(path/'trained.bin')
     np.asarray(pos, dtype=np.uint32).tofile(path/'positions.bin')
     np.asarray(bounds, dtype=np.int64).tofile(path/'rows.bin')
+    np.asarray([i for r in rows for i in r], dtype=np.int64).tofile(path/'examples.bin')   # which example sits where (per-example data: KTO's labels)
     return dict(examples=len(examples), rows=len(rows), tokens=len(ids), trained_tokens=int(sum(trained)),
                 fill=len(ids) / max(1, len(rows) * seq_len))
 

@@ -286,6 +286,7 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
                micro_batch:int, # rows of the probe
                seq_len:int, # tokens per row
                grad_accum:int=1, # micro-batches per step (on a GPU the probe runs the run's whole step)
+               task=None, # a task with `probe_batch(micro_batch, seq_len, vocab, device)` and `loss` (DPO): its own step is probed
               ) -> Optional[float]:
     "Peak GiB of one training step of `micro_batch` random rows (None: out of memory); weights, optimizer and schedule stay as they were."
     import gc
@@ -299,6 +300,8 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
         for g in eng.opt.param_groups: g['lr'] = 0.0
         ids = torch.randint(0, vocab, (micro_batch, seq_len + 1), device=dev, generator=torch.Generator(dev).manual_seed(micro_batch))
         batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
+        loss_fn = lm_loss
+        if hasattr(task, 'probe_batch'): batch, loss_fn = task.probe_batch(batch), task.loss
         # GPU: the run's own step, twice, the peak of the second (AdamW's state exists by then, as in every step of a run);
         # CPU: one micro-batch, its saved tensors counted, plus parameters, gradients and AdamW state
         k, steps = (grad_accum, 2) if cuda else (1, 1)
@@ -306,7 +309,7 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
         for i in range(steps):
             if i == steps - 1: reset_peak_memory(cuda); eng.measure_state = not cuda
             hooks = torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t) if not cuda else contextlib.nullcontext()
-            with hooks, local: train_step(eng, [batch] * k, micro_batch * seq_len * k)
+            with hooks, local: train_step(eng, [batch] * k, micro_batch * seq_len * k, loss_fn)
         if cuda: torch.cuda.synchronize(); return peak_memory_gib(True)
         return (eng.state_bytes['total'] + sum(saved.values())) / 2**30
     except torch.OutOfMemoryError: return None
@@ -386,13 +389,14 @@ def default_memory_budget_gib(cuda:bool) -> float:
 def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
                        cfg:TrainConfig, # global_batch, seq_len, memory_budget_gib
                        compiled:bool=False, # are decoder layers compiled (each probe then compiles afresh)
+                       task=None, # the run's task: its own loss is probed when it has `probe_batch` (DPO, KTO)
                       ) -> dict:
     "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
     rt, budget, probes = eng.rt, cfg.memory_budget_gib or default_memory_budget_gib(eng.rt.cuda), {}
     for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
         if step_memory_gib(eng.model, cfg, mb, rt)['total'] > FIT_MARGIN * device_memory_gib(rt): probes[mb] = None; continue  # certain not to fit: not probed
         if compiled: torch._dynamo.reset()
-        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world))
+        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world), task)
         if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
             return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * rt.world), global_batch=cfg.global_batch,
                         peak_gib=peak, budget_gib=budget, probes={str(k): v for k, v in probes.items()})
@@ -598,6 +602,7 @@ def setup(self:Trainer):
         meta = read_sidecar(self.resume_from)
         self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
         print0(f"resumed from {self.resume_from} at step {self.step}")
+    if hasattr(self.task, 'prepare'): self.task.prepare(self)      # a task's one-off pass over its data with the engine (DPO's reference)
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
         if cfg.tensorboard:
@@ -621,7 +626,7 @@ def _batch_plan(self:Trainer) -> dict:
     stored = read_sidecar(self.resume_from).get('batch') if self.resume_from else None
     if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
         plan = dict(stored, chosen='stored')
-    else: plan = dict(choose_micro_batch(self.eng, cfg, self.info['compiled']), chosen='measured')
+    else: plan = dict(choose_micro_batch(self.eng, cfg, self.info['compiled'], self.task), chosen='measured')
     print0(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
            + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
     return plan

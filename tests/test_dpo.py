@@ -124,9 +124,9 @@ def test_bad_files_and_configs(tmp_path, toks):
         encode_pairs(read_pairs(write_jsonl(tmp_path/'long2.jsonl', [long])), toks['custom'], 256, 'drop')
     cfg = tmp_path/'dpo.yml'
     cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'long.jsonl'))))
-    for ov, msg in [('loss_type=hinge', "'sigmoid' or 'ipo'"), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
+    for ov, msg in [('loss_type=hinge', "'sigmoid', 'ipo' or 'kto'"), ('desirable_weight=0', 'greater than 0'), ('undesirable_weight=nan', 'finite number'), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
         with pytest.raises(AzllmError, match=msg): load_config(cfg, DPORun, [ov])
-    for f in sorted((ROOT/'configs').glob('dpo_*.yml')): load_config(f, DPORun)      # the shipped recipes validate
+    for f in sorted((ROOT/'configs').glob('dpo_*.yml')) + [ROOT/'configs'/'kto_tiny.yml']: load_config(f, DPORun)      # the shipped recipes validate
 
 
 def test_cli_runs_the_dpo_stage_and_names_a_bad_line(tmp_path, capsys):
@@ -182,3 +182,207 @@ def test_dpo_sigkill_then_resume_reproduces_the_losses(tmp_path, small_tokenizer
     assert logged(full)[6] != logged(full)[1]                                      # it trained
     from azllm.adapters import load_adapted
     load_adapted(run)                                                              # the adapter loads onto its base
+
+
+# ---------------------------------------------------------------- the chunked head (issue 35, item 1)
+
+def _nudged_batch(tok, tmp_path, n_pairs=3):
+    from azllm.dpo import read_pairs as rp
+    m = nudged_peft(tok).double()
+    exs, _ = encode_pairs(rp(DATA/'dpo'/'train.jsonl')[:n_pairs], tok, 4096)
+    pack_rows(exs, 4096, tmp_path/'rows')
+    return m, PackedPairs(tmp_path/'rows', tok.pad_token_id).batch([0])
+
+
+def test_chunked_head_equals_full_logits_fp64(toks, tmp_path):
+    "Per-sequence log-probs and LoRA gradients through the chunked head equal the full-logits path in fp64; so does gradcheck."
+    from azllm.dpo import sequence_logps, token_logps
+    m, b = _nudged_batch(toks['custom'], tmp_path)
+    lora = [p for p in m.parameters() if p.requires_grad]
+    w = torch.arange(1., 7, dtype=torch.float64)
+    (fused, n1), (plain, n2) = sequence_logps(m, b, chunk=32), sequence_logps(m, b, chunk=None)
+    assert torch.equal(n1, n2) and n1[:6].min() > 0
+    assert torch.allclose(fused, plain, rtol=1e-10, atol=1e-10)
+    for a, c in zip(torch.autograd.grad(fused[:6] @ w, lora), torch.autograd.grad(plain[:6] @ w, lora)):
+        assert torch.allclose(a, c, rtol=1e-9, atol=1e-12)
+    h, W = torch.randn(9, 6, dtype=torch.float64, requires_grad=True), torch.randn(13, 6, dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([1, -100, 12, 0, 5, -100, 3, 3, 7])
+    assert torch.autograd.gradcheck(lambda h, W: token_logps(h, W, y, chunk=3), (h, W))      # head weight too (train_embeddings)
+
+
+def test_chunked_head_keeps_no_logits_for_backward(toks, tmp_path):
+    "The unfused path saves (tokens x vocab) logits for its backward; the chunked head saves nothing of that size."
+    from azllm.dpo import sequence_logps
+    m, b = _nudged_batch(toks['custom'], tmp_path)
+    V, N = m.get_output_embeddings().weight.shape[0], b['input_ids'].numel()
+    def vocab_rows(chunk):                   # rows of the largest saved tensor whose last dimension is the vocabulary
+        seen = [0]
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: seen.append(t.numel() // V if t.shape[-1:] == (V,) else 0) or t, lambda t: t):
+            sequence_logps(m, b, chunk=chunk)
+        return max(seen)
+    assert vocab_rows(None) >= N             # the check can fail: the full logits are there without the chunked head
+    assert vocab_rows(64) == 0                # the chunked head: no logits at all kept for the backward
+
+
+# ---------------------------------------------------------------- the reference paid once (issue 35, item 2)
+
+def test_cached_reference_equals_the_same_forward_and_is_reused(tmp_path, small_tokenizer, dpo_files, capsys):
+    """`reference: cached` (one pass before training, saved with the run) logs the losses and rewards of `reference: forward`
+    (the adapter disabled in every step); a resumed run reads the cache instead of recomputing it."""
+    from test_engine import train_here
+    kw = dict(max_steps=3, eval_every=3, save_every=2, lr_scheduler='constant')    # constant: the resumed run may stop later
+    train_here(write_dpo(tmp_path/'f.yml', small_tokenizer, tmp_path/'fwd', dpo_files, reference='forward', **kw))
+    capsys.readouterr()
+    cached = write_dpo(tmp_path/'c.yml', small_tokenizer, tmp_path/'cached', dpo_files, **dict(kw, max_steps=2))
+    train_here(cached)
+    assert 'train: reference log-probs of' in capsys.readouterr().out
+    ref = tmp_path/'cached'/'data'/'train'/'reference.npy'
+    assert ref.is_file() and json.loads((ref.parent/'reference.json').read_text())['sequences'] == len(__import__('numpy').load(ref))
+    train_here(cached, 'max_steps=3', 'resume_with_changes=true')                                 # resumes from step 2: the cache is read, not recomputed
+    out = capsys.readouterr().out
+    assert 'resumed from' in out and 'reference log-probs of' not in out
+    for key in ('loss', 'reward_accuracy', 'reward_margin', 'val_loss', 'val_reward_margin'):
+        want, got = logged(tmp_path/'fwd', key), logged(tmp_path/'cached', key)
+        assert want and got.keys() >= want.keys(), key
+        for s in want: assert got[s] == pytest.approx(want[s], rel=1e-5, abs=1e-7), (key, s)
+
+
+def test_reference_key_follows_data_model_and_precision(tmp_path, toks):
+    "The cache key changes with the packed rows, the reference model's files and the numerics keys; not with the learning rate."
+    from azllm.dpo import reference_key
+    exs, _ = encode_pairs(read_pairs(DATA/'dpo'/'valid.jsonl')[:6], toks['custom'], 1024)
+    pack_rows(exs, 1024, tmp_path/'a'); pack_rows(exs[:5], 1024, tmp_path/'b')
+    (tmp_path/'m').mkdir(); (tmp_path/'m'/'config.json').write_text('{"a": 1}')
+    cfg = DPORun(output_dir=str(tmp_path/'o'), model=str(tmp_path/'m'), train_data=['x.jsonl'])
+    k = reference_key(cfg, str(tmp_path/'m'), tmp_path/'a')
+    assert k == reference_key(cfg.model_copy(update=dict(lr=1e-3)), str(tmp_path/'m'), tmp_path/'a')
+    assert k != reference_key(cfg, str(tmp_path/'m'), tmp_path/'b')
+    assert k != reference_key(cfg.model_copy(update=dict(precision='bf16')), str(tmp_path/'m'), tmp_path/'a')
+    (tmp_path/'m'/'config.json').write_text('{"a": 2}')
+    assert k != reference_key(cfg, str(tmp_path/'m'), tmp_path/'a')
+
+
+# ---------------------------------------------------------------- KTO (issue 35, items 4 and 5)
+
+def kto_rows(n_per_kind=1):
+    "Unpaired KTO rows in TRL's conversational format from the shortest pairs: the chosen reply desirable, the rejected one not."
+    rows = [json.loads(l) for l in (DATA/'dpo'/'train.jsonl').read_text(encoding='utf-8').splitlines()[:60]]
+    return [dict(prompt=r['prompt'], completion=r[k], label=k == 'chosen') for r in shortest(rows, n_per_kind) for k in ('chosen', 'rejected')]
+
+
+@pytest.mark.parametrize('which,weights', [('custom', (1.0, 1.0)), ('custom', (1.3, 0.7))])   # the Llama 3 vocabulary costs 40 s here; its template is the DPO oracle's
+def test_kto_loss_equals_trl_on_the_same_batch(which, weights, toks, tmp_path):
+    "TRL 1.16's KTOTrainer (LoRA, reference = adapter disabled, KL from completions rotated by one) is the oracle, in fp64."
+    from datasets import Dataset
+    from trl import KTOConfig, KTOTrainer
+    from azllm.dpo import check_unpaired, encode_unpaired, kto_loss
+    tok, rows = toks[which], kto_rows()
+    m = nudged_peft(tok).double()
+    tr = KTOTrainer(model=m, args=KTOConfig(output_dir=str(tmp_path/'trl'), beta=0.1, max_length=None, desirable_weight=weights[0],
+                                            undesirable_weight=weights[1], per_device_train_batch_size=len(rows), use_cpu=True,
+                                            bf16=False, report_to='none', dataset_num_proc=None),
+                    train_dataset=Dataset.from_list(rows), processing_class=tok)
+    if 'ref' in tr.model.peft_config: tr.model.delete_adapter('ref'); tr.model.set_adapter('default')
+    batch = next(iter(tr.get_train_dataloader()))
+    assert [bool(x) for x in batch['label']] == [r['label'] for r in rows]          # TRL's batch is the file's order
+    m.train()
+    with torch.no_grad(): l_trl = tr.compute_loss(tr.model, batch).item()
+    kl_trl = tr._metrics['train']['kl'][-1]
+    write_jsonl(tmp_path/'k.jsonl', rows)
+    exs, labels, _ = encode_unpaired(read_pairs(tmp_path/'k.jsonl', check_unpaired), tok, 8192)
+    pack_rows(exs, 8192, tmp_path/'rows'); (tmp_path/'rows'/'labels.bin').write_bytes(bytes(labels))
+    data = PackedPairs(tmp_path/'rows', tok.pad_token_id)
+    assert len(data) == 1 and data.count([0]) == len(rows)
+    with torch.no_grad(): l_ours, sums = kto_loss(tr.model, data.batch([0]), len(rows), 0.1, *weights)
+    print(f'{which} KTO {weights}: azllm {l_ours.item():.8f}  TRL {l_trl:.8f}  KL {sums["kl"].item() / len(rows):.6f} vs {kl_trl:.6f}')
+    assert l_ours.item() == pytest.approx(l_trl, rel=1e-5)
+    assert sums['kl'].item() / len(rows) == pytest.approx(kl_trl, rel=1e-3)        # TRL logs its KL from fp32 log-prob sums (its fused LM head)
+    assert l_trl != pytest.approx(0.25 * (weights[0] + weights[1]), rel=1e-4)      # not the fresh adapter's loss: the policy differs from the reference
+
+
+def test_kto_stage_trains_and_reads_trl_format(tmp_path, small_tokenizer, dpo_files, capsys):
+    "`loss_type: kto` runs on the engine from unpaired JSONL (conversational and plain text), logs its KL estimate, and names a bad label."
+    from test_engine import train_here
+    from azllm.cli import main
+    rows = [dict(prompt=p['prompt'], completion=p[k], label=k == 'chosen') for p in map(json.loads, open(dpo_files/'train.jsonl', encoding='utf-8')) for k in ('chosen', 'rejected')]
+    rows[3] = dict(prompt='Salam, balans?', completion='*100# yığın.', label=True)           # a plain-text row
+    write_jsonl(tmp_path/'train.jsonl', rows); write_jsonl(tmp_path/'valid.jsonl', rows[:8])
+    cfg = write_dpo(tmp_path/'kto.yml', small_tokenizer, tmp_path/'run', dpo_files, loss_type='kto', train_data=str(tmp_path/'train.jsonl'),
+                    valid_data=str(tmp_path/'valid.jsonl'), max_steps=3, eval_every=3, desirable_weight=1.2)
+    train_here(cfg)
+    kl, vloss = logged(tmp_path/'run', 'kl'), logged(tmp_path/'run', 'val_loss')
+    assert set(kl) == {1, 2, 3} and all(v >= 0 for v in kl.values()) and kl[3] > 0 and 3 in vloss
+    write_jsonl(tmp_path/'bad.jsonl', [rows[0], dict(rows[1], label='no')])
+    assert main(['train', str(cfg), f'output_dir={tmp_path/"bad"}', f'train_data={tmp_path/"bad.jsonl"}']) == 2
+    assert 'bad.jsonl:2: `label` must be true (desirable) or false' in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- SFT's levers on DPO (issue 35, item 3)
+
+def test_shipped_1b_recipe_takes_the_sft_levers(tmp_path):
+    "The 1B DPO recipe resolves with float8, fused LoRA kernels, compiled layers and the cached reference; micro_batch: auto is accepted with global_batch."
+    cfg = load_config(ROOT/'configs'/'dpo_llama-3.2-1b.yml', DPORun)
+    assert (cfg.precision, cfg.fp8_recipe, cfg.lora_kernels, cfg.compile, cfg.reference) == ('fp8', 'rowwise', True, 'auto', 'cached')
+    auto = load_config(ROOT/'configs'/'dpo_llama-3.2-1b.yml', DPORun, ['micro_batch=auto', 'global_batch=8', 'memory_budget_gib=30'])
+    assert auto.micro_batch == 'auto' and auto.global_batch == 8
+    with pytest.raises(AzllmError, match='lora_kernels: true needs lora_dropout: 0'):
+        load_config(ROOT/'configs'/'dpo_llama-3.2-1b.yml', DPORun, ['lora_dropout=0.1'])
+
+
+@pytest.mark.parametrize('loss_type', ['sigmoid', 'kto'])
+def test_lora_kernels_give_the_same_dpo_and_kto_loss(loss_type, toks, tmp_path):
+    "Fused LoRA kernels on CPU: the same loss and LoRA gradients as peft's layers, the reference (adapter off) included."
+    import copy
+    from azllm.lora_kernels import apply_lora_kernels
+    from azllm.dpo import kto_loss, check_unpaired, encode_unpaired
+    tok = toks['custom']
+    if loss_type == 'kto':
+        write_jsonl(tmp_path/'k.jsonl', kto_rows())
+        exs, labels, _ = encode_unpaired(read_pairs(tmp_path/'k.jsonl', check_unpaired), tok, 4096)
+        pack_rows(exs, 4096, tmp_path/'rows'); (tmp_path/'rows'/'labels.bin').write_bytes(bytes(labels))
+        fn = lambda m, b: kto_loss(m, b, len(labels))
+    else:
+        exs, _ = encode_pairs(read_pairs(DATA/'dpo'/'train.jsonl')[:3], tok, 4096); pack_rows(exs, 4096, tmp_path/'rows')
+        fn = lambda m, b: dpo_loss(m, b, 3)
+    b = PackedPairs(tmp_path/'rows', tok.pad_token_id).batch([0])
+    plain = nudged_peft(tok).double(); fused = copy.deepcopy(plain)
+    assert sum(apply_lora_kernels(fused).values()) > 0
+    out = []
+    for m in (plain, fused):
+        loss, _ = fn(m, b)
+        out.append((loss, torch.autograd.grad(loss, [p for p in m.parameters() if p.requires_grad])))
+    assert out[0][0].item() == pytest.approx(out[1][0].item(), rel=1e-9)
+    for a, c in zip(out[0][1], out[1][1]): assert torch.allclose(a, c, rtol=1e-7, atol=1e-10)
+
+
+def test_micro_batch_auto_probes_the_dpo_step(tmp_path, small_tokenizer, dpo_files, monkeypatch):
+    "micro_batch: auto on a DPO run probes DPO's own step (packed pairs, the cached reference), then trains with what it chose."
+    from test_engine import train_here
+    from azllm.dpo import DPOTask
+    seen, real = [], DPOTask.probe_batch
+    monkeypatch.setattr(DPOTask, 'probe_batch', lambda self, b: seen.append(b['input_ids'].shape) or real(self, b))
+    cfg = write_dpo(tmp_path/'a.yml', small_tokenizer, tmp_path/'run', dpo_files, max_steps=2, eval_every=2, save_every=2,
+                    micro_batch='auto', global_batch=2, memory_budget_gib=64)
+    d = yaml.safe_load(cfg.read_text()); d.pop('grad_accum'); cfg.write_text(yaml.safe_dump(d))
+    train_here(cfg)
+    assert seen and seen[0] == (2, 1024)
+    assert json.loads((tmp_path/'run'/'summary.json').read_text())['batch']['chosen'] == 'measured'
+
+
+# ---------------------------------------------------------------- the benchmark's table (issue 35, item 6)
+
+def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
+    "The docs table renders from a results file: nothing when there is none, the CPU smoke run labelled as such, failed rows named."
+    import runpy
+    bench = runpy.run_path(str(ROOT/'benchmarks'/'dpo_throughput.py'))
+    assert bench['markdown_table'](tmp_path/'none.json') == ''
+    smoke = bench['markdown_table'](ROOT/'benchmarks'/'results'/'dpo_throughput_cpu_tiny.json')
+    assert 'CPU smoke run at a tiny shape' in smoke and '| azllm_dpo |' in smoke and '| azllm_kto |' in smoke
+    row = dict(tok_per_s=90_000.0, peak_gib=25.0, batch=dict(micro_batch=8, grad_accum=1), losses=[0.69, 0.6], reward_accuracy=[0.5, 0.8])
+    rows = dict(azllm_dpo=row, trl_dpo_b64=dict(row, tok_per_s=22_000.0, batch=64), trl_dpo_liger_b64=dict(error='CUDA out of memory'))
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='python benchmarks/dpo_throughput.py', machine='NVIDIA H200', tiny=False, rows=rows)))
+    t = bench['markdown_table'](tmp_path/'h.json')
+    assert '| azllm_dpo | 90,000 | 25.0 | 8 x 1 | 0.6000 | 0.80 |' in t and 'failed: CUDA out of memory' in t and 'smoke' not in t
+    sm = bench['summarize'](rows)
+    assert sm['trl_best_row'] == 'trl_dpo_b64' and sm['speedup_over_trl_best'] == pytest.approx(90 / 22)
+    assert sm['goals'] == dict(tok_per_s_85k=True, speedup_3_5x=True, peak_30gib=True)

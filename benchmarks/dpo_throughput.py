@@ -1,0 +1,243 @@
+"""DPO and KTO throughput on one GPU: azllm's preference stage (the shipped 1B recipe) against TRL's DPOTrainer and KTOTrainer + peft.
+
+    python benchmarks/dpo_throughput.py [--rows ...] [--steps 30] [--out benchmarks/results/dpo_throughput_h200.json]
+    python benchmarks/dpo_throughput.py --tiny       # CPU smoke run at a tiny shape -> benchmarks/results/dpo_throughput_cpu_tiny.json
+
+Every row trains LoRA (r=16, alpha=32, dropout 0, the 7 projections) on the same merged model, saved once in --model-dir
+(the Llama 3.2 1B shape, random init, the Llama 3 tokenizer; --model-dir pointing at a real merged SFT model is used as is),
+with the same pairs, data_samples/dpo/train.jsonl (KTO rows: data_samples/kto/train.jsonl, the same pairs split into
+desirable and undesirable examples). Each row runs in its own process:
+- azllm_dpo: the real command, `python -m azllm.cli train configs/dpo_llama-3.2-1b.yml` as shipped (float8 frozen base,
+  fused LoRA kernels, compiled layers, flex attention, the chunked head, the cached reference), figures from its log.jsonl;
+- azllm_dpo_unfused: the same with the levers of before issue 35: full logits (head_chunk null), the reference in every
+  step (reference forward), bf16 (precision auto), no LoRA kernels, micro-batch 4 x 2;
+- azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy);
+- azllm_dpo_mb4: azllm_dpo at micro-batch 4 x 2 (the same rows a step, half the activations);
+- azllm_kto: the shipped recipe with loss_type kto on the unpaired examples;
+- trl_dpo_bN: TRL DPOTrainer + peft (reference = adapter disabled), batch N pairs, bf16, max_length 2048 (each sequence
+  cut at seq_len // 2 = 1024 by us; no pair here is that long); trl_dpo_liger_bN: the same with use_liger_kernel;
+- trl_kto_bN: TRL KTOTrainer + peft, batch N examples.
+Real (non-pad) tokens per second: every token a forward pass reads (both replies with their prompts; KTO: its sequences and
+the mismatched KL sequences, which both trainers run), median over the steps after --skip (compilation, warm-up). Peak
+memory: torch.cuda.max_memory_allocated. Loss and reward accuracy per step are kept in each row (`losses`, `reward_accuracy`).
+"""
+import argparse, json, os, shutil, statistics, subprocess, sys, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAIRS, UNPAIRED = ROOT/'data_samples/dpo/train.jsonl', ROOT/'data_samples/kto/train.jsonl'
+CFG = ROOT/'configs/dpo_llama-3.2-1b.yml'
+N_1B, PEAK_FLOPS = 1.236e9, 790e12
+
+# each azllm row: keys changed from the shipped config (so a change of the config does not change what a row means)
+AZLLM_ROWS = {
+    'azllm_dpo': dict(),
+    'azllm_dpo_unfused': dict(head_chunk=None, reference='forward', precision='auto', lora_kernels=False, micro_batch=4, grad_accum=2),
+    'azllm_dpo_seed1': dict(seed=1),
+    'azllm_dpo_mb4': dict(micro_batch=4, grad_accum=2),          # the same 8 rows a step in two halves: less memory if mb 8 passes 30 GiB
+    'azllm_kto': dict(loss_type='kto', train_data=str(UNPAIRED)),
+}
+TRL_KINDS = ('trl_dpo', 'trl_dpo_liger', 'trl_kto')
+DEFAULT_ROWS = 'azllm_dpo,azllm_kto,azllm_dpo_unfused,trl_dpo_b64,trl_dpo_liger_b64,trl_kto_b64'
+TINY = dict(preset='llama-tiny', steps=4, skip=1, seq_len=1024, pairs=16, batch=4)
+
+
+def make_model(model_dir:Path, preset:str):
+    "The merged model every row starts from: a preset's shape, random init (seed 0), and the Llama 3 tokenizer, saved once."
+    if (model_dir/'config.json').exists(): return
+    from azllm.tokenizer import load_tokenizer
+    from azllm.model import load_model
+    tok = load_tokenizer()
+    m = load_model(f'preset:{preset}', tok, seed=0)
+    tmp = model_dir.with_name(model_dir.name + '.tmp'); shutil.rmtree(tmp, ignore_errors=True)
+    m.save_pretrained(tmp); tok.save_pretrained(tmp); os.replace(tmp, model_dir)
+
+
+def subset(src:Path, n:int|None, dst:Path) -> Path:
+    "The first `n` lines of `src` (all: `src` itself)."
+    if not n: return src
+    dst.write_text(''.join(src.read_text(encoding='utf-8').splitlines(keepends=True)[:n]), encoding='utf-8'); return dst
+
+
+def row_azllm(row:str, a) -> dict:
+    "The real command on the shipped DPO config with the row's keys; figures from its log.jsonl."
+    import yaml
+    from azllm.trainer import read_log
+    keys = dict(AZLLM_ROWS[row])
+    out = Path(a.work)/f'bench-{row}'
+    shutil.rmtree(out, ignore_errors=True)                          # ours, from an earlier run of this script: a fresh run (and reference pass)
+    data = Path(keys.pop('train_data', PAIRS))
+    over = dict(output_dir=str(out), model=str(a.model_dir), tokenizer=None, train_data=str(subset(data, a.pairs and 2 * a.pairs if data == UNPAIRED else a.pairs, Path(a.work)/f'{row}.jsonl')),
+                valid_data=None, max_steps=a.steps, warmup_steps=2, log_every=1, save_every=10 * a.steps, eval_every=0, tensorboard=False,
+                epochs=None, **keys)
+    if a.tiny: over.update(precision='auto', attn_implementation='sdpa', seq_len=a.seq_len, micro_batch=2, grad_accum=1)   # CPU: no float8, no flex
+    cfg = {**yaml.safe_load(CFG.read_text()), **over}
+    run_cfg = Path(a.work)/f'bench-{row}.yml'; run_cfg.write_text(yaml.safe_dump(cfg))
+    t0 = time.time()
+    p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(run_cfg)], capture_output=True, text=True, timeout=a.timeout)
+    log = [r for r in read_log(out) if 'loss' in r] if (out/'log.jsonl').exists() else []
+    if not log: return dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:400], stderr_tail=p.stderr[-3000:])
+    rates = [r['tok_per_s'] for r in log if r['step'] > a.skip] or [r['tok_per_s'] for r in log]
+    tok_s = statistics.median(rates)
+    res = dict(tok_per_s=tok_s, peak_gib=max(r['peak_mem_gib'] for r in log), steps_logged=len(log), process_s=time.time() - t0,
+               real_tokens_per_step=log[-1]['tokens'] / log[-1]['step'] if log[-1].get('tokens') else None,
+               share_of_lora_limit=tok_s * 4 * N_1B / PEAK_FLOPS if not a.tiny else None,
+               command=f"azllm train {CFG.relative_to(ROOT)} " + ' '.join(f'{k}={v}' for k, v in AZLLM_ROWS[row].items()),
+               overrides=AZLLM_ROWS[row], losses=[r['loss'] for r in log],
+               reward_accuracy=[r.get('reward_accuracy') for r in log], kl=[r['kl'] for r in log if 'kl' in r] or None)
+    if (out/'summary.json').exists():
+        sm = json.loads((out/'summary.json').read_text())
+        res.update({k: sm.get(k) for k in ('liger', 'compiled', 'lora_kernels', 'fp8_layers', 'batch', 'trainable')})
+    if p.returncode: res['error_after_training'] = (p.stderr.strip().splitlines() or [''])[-1][:400]
+    return res
+
+
+def row_trl(row:str, a) -> dict:
+    "trl_dpo_bN, trl_dpo_liger_bN or trl_kto_bN, in this process (a child of the main one)."
+    import torch
+    from datasets import Dataset
+    from peft import LoraConfig
+    from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
+    kind, bs = row.rsplit('_b', 1)
+    bs = int(bs)
+    cuda = torch.cuda.is_available()
+    tok = AutoTokenizer.from_pretrained(a.model_dir)
+    model = AutoModelForCausalLM.from_pretrained(a.model_dir, dtype=torch.float32, attn_implementation='sdpa')
+    model.config.use_cache = False
+    src = UNPAIRED if kind == 'trl_kto' else PAIRS
+    rows = [json.loads(l) for l in subset(src, a.pairs and (2 * a.pairs if kind == 'trl_kto' else a.pairs), Path(a.work)/f'{row}.jsonl').read_text(encoding='utf-8').splitlines() if l.strip()]
+    keep = ('prompt', 'completion', 'label') if kind == 'trl_kto' else ('prompt', 'chosen', 'rejected')
+    ds = Dataset.from_list([{k: r[k] for k in keep} for r in rows])
+    lora = LoraConfig(r=16, lora_alpha=32, lora_dropout=0.0, task_type='CAUSAL_LM',
+                      target_modules=['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'])
+    counts, times = [], []
+    class Clock(TrainerCallback):
+        def on_step_end(self, args, state, control, **kw):
+            if cuda: torch.cuda.synchronize()
+            times.append(time.perf_counter())
+    common = dict(output_dir=str(Path(a.work)/f'bench-{row}'), max_steps=a.steps, per_device_train_batch_size=bs, learning_rate=5e-6,
+                  beta=0.1, logging_steps=1, save_strategy='no', report_to='none', disable_tqdm=True, seed=0, warmup_steps=2,
+                  gradient_checkpointing=False, bf16=cuda, use_cpu=not cuda, dataset_num_proc=None, max_length=a.seq_len // 2,
+                  use_liger_kernel=kind == 'trl_dpo_liger')
+    if kind == 'trl_kto':
+        from trl import KTOConfig, KTOTrainer
+        tr = KTOTrainer(model=model, args=KTOConfig(**common), train_dataset=ds, processing_class=tok, peft_config=lora, callbacks=[Clock()])
+    else:
+        from trl import DPOConfig, DPOTrainer
+        tr = DPOTrainer(model=model, args=DPOConfig(loss_type=['sigmoid'], **common), train_dataset=ds, processing_class=tok,
+                        peft_config=lora, callbacks=[Clock()])
+    collate = tr.data_collator
+    def counting(batch_rows):
+        b = collate(batch_rows)
+        n = 0
+        for ids, mask in (('input_ids', 'attention_mask'), ('KL_input_ids', 'KL_attention_mask')):     # KTO: its KL pass reads tokens too
+            if ids in b: n += int(b[mask].sum()) if mask in b else int((b[ids] != tok.pad_token_id).sum())
+        counts.append(n)
+        return b
+    tr.data_collator = counting
+    if cuda: torch.cuda.reset_peak_memory_stats()
+    t0 = time.perf_counter()
+    tr.train()
+    per = [c / (t1 - t) for t, t1, c in zip([t0] + times[:-1], times, counts)]
+    hist = [h for h in tr.state.log_history if 'loss' in h]
+    acc_key = 'rewards/accuracies'
+    return dict(tok_per_s=statistics.median(per[a.skip:] or per), peak_gib=torch.cuda.max_memory_allocated() / 2**30 if cuda else None,
+                batch=bs, real_tokens_per_step=statistics.mean(counts[:len(times)]), steps_logged=len(hist),
+                losses=[h['loss'] for h in hist], reward_accuracy=[h.get(acc_key) for h in hist],
+                kl=[h['kl'] for h in hist if 'kl' in h] or None,
+                settings=f"TRL {kind[4:]} + peft LoRA r16 alpha 32 dropout 0 on the 7 projections, batch {bs}, lr 5e-6, beta 0.1, "
+                         f"sdpa, {'bf16' if cuda else 'fp32 (CPU)'}" + (', use_liger_kernel' if kind == 'trl_dpo_liger' else ''))
+
+
+def summarize(rows:dict, tiny:bool=False) -> dict:
+    "The headline figures: the shipped row against TRL's best DPO row, and (not at the tiny shape) the goals of issue 35."
+    ok = {k: r for k, r in rows.items() if 'error' not in r and r.get('tok_per_s')}
+    trl = {k: r for k, r in ok.items() if k.startswith('trl_dpo')}
+    out = {}
+    if 'azllm_dpo' in ok:
+        s = ok['azllm_dpo']
+        out.update(azllm_dpo_tok_per_s=s['tok_per_s'], azllm_dpo_peak_gib=s['peak_gib'])
+        if trl:
+            best = max(trl, key=lambda k: trl[k]['tok_per_s'])
+            out.update(trl_best_row=best, trl_best_tok_per_s=trl[best]['tok_per_s'], speedup_over_trl_best=s['tok_per_s'] / trl[best]['tok_per_s'])
+        if 'azllm_dpo_unfused' in ok: out['speedup_over_unfused'] = s['tok_per_s'] / ok['azllm_dpo_unfused']['tok_per_s']
+        if 'azllm_dpo_seed1' in ok and 'azllm_dpo_unfused' in ok:
+            d = lambda x, y: max(abs(p - q) for p, q in zip(x['losses'], y['losses']))
+            out.update(max_loss_diff_vs_unfused=d(s, ok['azllm_dpo_unfused']), max_loss_diff_seed=d(s, ok['azllm_dpo_seed1']))
+        if not tiny: out['goals'] = dict(tok_per_s_85k=s['tok_per_s'] >= 85_000, speedup_3_5x=out.get('speedup_over_trl_best', 0) >= 3.5,
+                            peak_30gib=(s['peak_gib'] or 0) <= 30)
+    if 'azllm_kto' in ok and (kto := {k: r for k, r in ok.items() if k.startswith('trl_kto')}):
+        best = max(kto, key=lambda k: kto[k]['tok_per_s'])
+        out.update(azllm_kto_tok_per_s=ok['azllm_kto']['tok_per_s'], trl_kto_best_row=best, kto_speedup=ok['azllm_kto']['tok_per_s'] / kto[best]['tok_per_s'])
+    return out
+
+
+def markdown_table(path:str|Path) -> str:
+    "The results file as a Markdown table (what the docs pages show); '' when the file does not exist."
+    path = Path(path)
+    if not path.exists(): return ''
+    res = json.loads(path.read_text())
+    label = 'CPU smoke run at a tiny shape: checks the script, not a throughput figure' if res.get('tiny') else res.get('machine', '')
+    lines = [f"*{label}* — `{res['command']}`", '', '| row | real tok/s | peak GiB | batch | last loss | last reward accuracy |', '|---|---:|---:|---|---:|---:|']
+    for k, r in res['rows'].items():
+        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | |"); continue
+        acc = [x for x in (r.get('reward_accuracy') or []) if x is not None]
+        peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
+        b = r.get('batch'); b = f"{b['micro_batch']} x {b['grad_accum']}" if isinstance(b, dict) else b
+        lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {r['losses'][-1]:.4f} | {acc[-1]:.2f} |" if acc else
+                     f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {r['losses'][-1]:.4f} | — |")
+    return '\n'.join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--rows', default=DEFAULT_ROWS, help=f"comma-separated: {', '.join(AZLLM_ROWS)}, trl_dpo_bN, trl_dpo_liger_bN, trl_kto_bN; rows not run are kept from --out")
+    ap.add_argument('--steps', type=int, default=30)
+    ap.add_argument('--skip', type=int, default=10, help='steps excluded from the median (compilation, warm-up)')
+    ap.add_argument('--tiny', action='store_true', help='CPU smoke run: tiny model, 4 steps, 16 pairs, batch 4')
+    ap.add_argument('--model-dir', help='the merged model every row trains (made from the preset when it does not exist)')
+    ap.add_argument('--work', default='/tmp/dpo-bench', help='run directories and row configs')
+    ap.add_argument('--timeout', type=int, default=400, help='seconds one row may take')
+    ap.add_argument('--out')
+    ap.add_argument('--row', help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    a.preset, a.seq_len, a.pairs = 'llama-3.2-1b', 2048, None
+    if a.tiny:
+        a.preset, a.steps, a.skip, a.seq_len, a.pairs = TINY['preset'], TINY['steps'], TINY['skip'], TINY['seq_len'], TINY['pairs']
+        a.rows = a.rows if a.rows != DEFAULT_ROWS else f"azllm_dpo,azllm_dpo_unfused,azllm_kto,trl_dpo_b{TINY['batch']},trl_kto_b{TINY['batch']}"
+    a.out = a.out or str(ROOT/'benchmarks/results'/('dpo_throughput_cpu_tiny.json' if a.tiny else 'dpo_throughput_h200.json'))
+    Path(a.work).mkdir(parents=True, exist_ok=True)
+    a.model_dir = a.model_dir or str(Path(a.work)/f'merged-{a.preset}')
+    if a.row:                                                # child process: one TRL row, JSON on the last line
+        print(json.dumps(row_trl(a.row, a))); return
+    make_model(Path(a.model_dir), a.preset)
+    import torch, transformers, peft
+    old = json.loads(Path(a.out).read_text()) if Path(a.out).exists() else {}
+    res = dict(command='python benchmarks/dpo_throughput.py ' + ' '.join(sys.argv[1:]), tiny=a.tiny,
+               machine=torch.cuda.get_device_name() if torch.cuda.is_available() else 'cpu',
+               versions={m.__name__: m.__version__ for m in (torch, transformers, peft)}, model=a.preset, steps=a.steps, skip=a.skip,
+               rows=dict(old.get('rows', {})))
+    for mod in ('trl', 'liger_kernel'):
+        try: res['versions'][mod] = getattr(__import__(mod), '__version__', 'installed')
+        except ImportError: pass
+    for row in a.rows.split(','):
+        t0 = time.time()
+        try:
+            if row in AZLLM_ROWS: r = row_azllm(row, a)
+            else:
+                if not row.rsplit('_b', 1)[0] in TRL_KINDS: raise SystemExit(f"unknown row {row!r}; rows: {', '.join(AZLLM_ROWS)}, trl_dpo_bN, trl_dpo_liger_bN, trl_kto_bN")
+                argv = [sys.executable, __file__, '--row', row, '--steps', str(a.steps), '--skip', str(a.skip), '--work', a.work,
+                        '--model-dir', a.model_dir] + (['--tiny'] if a.tiny else [])
+                p = subprocess.run(argv, capture_output=True, text=True, timeout=a.timeout)
+                r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400], stderr_tail=p.stderr[-3000:])
+        except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.timeout} s')
+        r['wall_s'] = time.time() - t0
+        res['rows'][row] = r
+        print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'reward_accuracy', 'kl', 'stderr_tail')})[:600], flush=True)
+        res['summary'] = summarize(res['rows'], a.tiny)
+        Path(a.out).write_text(json.dumps(res, indent=1) + '\n')      # after every row: a run cut short keeps what it measured
+    print(json.dumps(res['summary'], indent=1))
+
+
+if __name__ == '__main__':
+    main()
