@@ -14,8 +14,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'SMALL_JSON',
-           'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path', 'Config',
+__all__ = ['PATH_KEYS', 'MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'MARKER',
+           'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path', 'Config',
            'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
            'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line', 'write_json',
            'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
@@ -348,6 +348,8 @@ def int_in(lo:int, # smallest allowed value
 # the byte alphabet (256), Llama 3's special tokens (256) and at least one merge; 2**24 is far beyond any real vocabulary,
 # and below what makes `tokenizers` abort natively. Here, not in azllm.tokenizer, so `azllm --help` checks flags without it.
 MIN_VOCAB, MAX_VOCAB = 256 + 256 + 1, 2**24
+
+MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
 
 def print0(*args, **kwargs):
     "Print only on the main process (rank 0) of a distributed run."
