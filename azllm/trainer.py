@@ -708,7 +708,8 @@ def read_losses(run:str|Path, # a CPT, SFT or DPO run directory (or its log.json
                ) -> dict:
     "Loss curves of a run: {'train': [[step, loss], ...], 'valid': [[step, val_loss], ...]}."
     recs = read_log(run)
-    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
+    # a resumed run repeats steps: last wins; a non-finite loss is logged as null (named under non_finite): no point
+    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items()) if v is not None]
     return dict(train=curve('loss'), valid=curve('val_loss'))
 
 # %% ../nbs/25_trainer.ipynb #9d9f2b36

@@ -3,7 +3,7 @@ is read with one depth and alias limit, and what makes a run meaningless is refu
 
 Each case is one clear line (and exit code 2 through the CLI); the forged checkpoint is left as it was. Hangs are shown in a
 subprocess with a timeout, so a regression fails the test instead of hanging the suite."""
-import json, math, shutil, subprocess, sys, time
+import contextlib, json, math, shutil, subprocess, sys, time
 from pathlib import Path
 import pytest, yaml
 from conftest import DATA, ROOT, azllm_in
@@ -24,6 +24,17 @@ def one_line(r, *needles):
     if not isinstance(r, str):                     # (progress bars of the data step may come before it)
         assert sum(l.startswith('azllm: error:') for l in lines) == 1 and lines[-1].startswith('azllm: error:'), err[-2000:]
     for n in needles: assert n in err, (n, err[:2000])
+
+
+@contextlib.contextmanager
+def memory_cap(gib:float=3):
+    "This process may allocate at most `gib` more (address space): a regression that builds a forged 10**9-row batch fails, instead of eating the machine."
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    now = int(Path('/proc/self/statm').read_text().split()[0]) * resource.getpagesize()
+    resource.setrlimit(resource.RLIMIT_AS, (now + int(gib * 2**30), hard))
+    try: yield
+    finally: resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def snapshot(root) -> dict:
@@ -180,7 +191,8 @@ def test_forged_numbers_in_a_checkpoint_are_refused_and_it_stays(finished, tmp_p
     forge, needle = FORGED[case]
     cfg, ck = _at_step_1(finished, tmp_path, small_tokenizer, forge)
     before = snapshot(ck)
-    one_line(azllm_in('train', cfg), needle)
+    with memory_cap(): r = azllm_in('train', cfg)
+    one_line(r, needle)
     assert snapshot(ck) == before, 'the checkpoint changed'
     assert not (tmp_path/'run'/'final').exists()
 
@@ -190,7 +202,7 @@ def test_a_sidecar_step_of_1e15_does_not_hang_resume(finished, tmp_path, small_t
     "A real process with a timeout: before, the resume counted tokens over 10**15 steps and never ended."
     cfg, ck = _at_step_1(finished, tmp_path, small_tokenizer, _sidecar(step=10**15))
     before = snapshot(ck)
-    try: r = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(cfg)], capture_output=True, text=True, timeout=240,
+    try: r = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(cfg)], capture_output=True, text=True, timeout=180,
                             env={**__import__('os').environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1'})
     except subprocess.TimeoutExpired: pytest.fail('resume hung on a forged step')
     one_line(r, 'not an azllm sidecar (step')
