@@ -27,7 +27,7 @@ def one_line(r, *needles):
 
 
 @contextlib.contextmanager
-def memory_cap(gib:float=3):
+def memory_cap(gib:float=4):
     "This process may allocate at most `gib` more (address space): a regression that builds a forged 10**9-row batch fails, instead of eating the machine."
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
