@@ -10,7 +10,7 @@ import json, shutil, warnings
 from pathlib import Path
 import torch
 from peft import PeftModel
-from .core import AzllmError, atomic_dir, check_output, check_apart, write_json, print0, looks_local
+from .core import AzllmError, atomic_dir, check_output, check_apart, write_json, print0, looks_local, loads_json, read_yaml
 from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import check_chat_tokenizer
 from .model import load_model, set_special_ids
@@ -23,7 +23,7 @@ __all__ = ['adapter_config', 'recorded_base', 'adapter_base', 'export_inputs', '
 def adapter_config(adapter_dir:Path) -> dict:
     "The adapter's `adapter_config.json`, checked to be a JSON mapping."
     p = Path(adapter_dir)/'adapter_config.json'
-    try: d = json.loads(p.read_text(encoding='utf-8'))
+    try: d = loads_json(p.read_text(encoding='utf-8'), str(p))
     except (ValueError, UnicodeDecodeError) as e: raise AzllmError(f"{p}: not valid JSON ({e})") from None
     if not isinstance(d, dict): raise AzllmError(f"{p}: a JSON {type(d).__name__}, not a peft adapter config (a mapping of keys)")
     return d
@@ -95,7 +95,7 @@ def _trained_in_4bit(adapter_dir) -> bool:
     import yaml
     d = adapter_dir_of(adapter_dir)
     f = d/'azllm_config.yml' if d else None
-    return bool(f and f.exists() and (yaml.safe_load(f.read_text()) or {}).get('load_in_4bit'))
+    return bool(f and f.exists() and read_yaml(f).get('load_in_4bit'))
 
 def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the adapter records
                   adapter_dir:str|Path, # a `run_sft` output
@@ -139,7 +139,7 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
             if p.is_file(): shutil.copy2(p, tmp/p.name)
             elif p.name == 'base' and p.is_dir(): shutil.copytree(p, tmp/'base')   # the rebuilt random base of a preset run
         cfg_file = tmp/'adapter_config.json'
-        acfg = json.loads(cfg_file.read_text())
+        acfg = adapter_config(tmp)
         base = recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
         if base != acfg.get('base_model_name_or_path'):      # a path relative to the old place: the copy names it absolutely
             cfg_file.write_text(json.dumps({**acfg, 'base_model_name_or_path': base}, indent=2) + '\n')

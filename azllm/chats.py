@@ -10,7 +10,7 @@ import json, re
 from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
-from .core import AzllmError, Config, print0
+from .core import AzllmError, Config, print0, loads_json
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 
 # %% auto #0
@@ -38,14 +38,14 @@ def _jsonl_chats(path:Path) -> list[dict]:
         line_no = raw[:e.start].count(b'\n') + 1
         raise AzllmError(f"{path}:{line_no}: not valid UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8") from None
     if text.lstrip().startswith('['):                          # one JSON array of examples: how Alpaca data usually ships
-        try: rows = json.loads(text)
+        try: rows = loads_json(text, str(path))
         except json.JSONDecodeError as e: raise AzllmError(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from None
         if (bad := next((i for i, r in enumerate(rows) if not isinstance(r, dict)), None)) is not None:
             raise AzllmError(f"{path}: item {bad + 1} of the JSON array is not a JSON object; " + CHAT_FORMATS)
         return _convert([dict(r, where=f"{path} item {i + 1}") for i, r in enumerate(rows)], str(path))
     for line_no, line in enumerate(text.split('\n'), 1):     # not splitlines: U+2028 may sit inside a JSON string
         if not line.strip(): continue
-        try: row = json.loads(line)
+        try: row = loads_json(line, f"{path}:{line_no}")
         except json.JSONDecodeError as e: raise AzllmError(f"{path}:{line_no}: not valid JSON ({e.msg})") from None
         if not isinstance(row, dict): raise AzllmError(f"{path}:{line_no}: not a JSON object; " + CHAT_FORMATS)
         out.append(dict(row, where=f"{path}:{line_no}"))

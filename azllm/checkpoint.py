@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Optional
 import numpy as np
 import torch
-from .core import AzllmError, write_json, require_fs, pid_alive
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from .core import AzllmError, write_json, require_fs, pid_alive, loads_json, MAX_COUNT
 from .runtime import Runtime
 
 # %% auto #0
-__all__ = ['SIDECAR', 'CRASH_POINTS', 'LOCK', 'is_url', 'list_checkpoints', 'clean_uncommitted', 'sha256_of', 'io_threads',
-           'hash_files', 'rng_state', 'set_rng_state', 'SafeUnpickler', 'read_metadata', 'crash_point',
-           'split_optimizer_state', 'check_like', 'save_checkpoint', 'read_sidecar', 'verify_checkpoint',
-           'load_checkpoint', 'RunLock']
+__all__ = ['SIDECAR', 'CRASH_POINTS', 'MAX_STEP', 'MAX_WORLD', 'LOCK', 'is_url', 'list_checkpoints', 'clean_uncommitted',
+           'sha256_of', 'io_threads', 'hash_files', 'rng_state', 'set_rng_state', 'SafeUnpickler', 'read_metadata',
+           'crash_point', 'split_optimizer_state', 'check_like', 'check_state', 'save_checkpoint', 'BatchPlan',
+           'Sidecar', 'read_sidecar', 'verify_checkpoint', 'load_checkpoint', 'RunLock']
 
 # %% ../nbs/04_checkpoint.ipynb #9a18ec5f
 SIDECAR = 'azllm_checkpoint.json'
@@ -203,7 +204,7 @@ def _groups_back(groups:list) -> list:
 
 def _read_json(fs, path:str):
     try:
-        with fs.open(path) as f: return json.load(f)
+        with fs.open(path) as f: return loads_json(f.read(), f"checkpoint file {path}")
     except FileNotFoundError: raise AzllmError(f"checkpoint file {path} is missing (a checkpoint of an older azllm, or an incomplete copy)") from None
     except (ValueError, UnicodeDecodeError) as e: raise AzllmError(f"checkpoint file {path} is not valid JSON ({e})") from None
 
@@ -217,6 +218,7 @@ def check_like(saved, want, what:str, where:str='') -> None:
     def bad(msg): raise AzllmError(f"checkpoint file {what} is not what azllm writes: {where or 'the top level'} {msg}; it is damaged or forged")
     if _kind(saved) != _kind(want): bad(f"is a {_kind(saved)}, not a {_kind(want)}")
     if isinstance(saved, float) and not math.isfinite(saved): bad(f"is {saved}")
+    if _kind(saved) == 'number' and abs(saved) > 2**53: bad((f"is {saved:.3g}" if isinstance(saved, float) else f"is a {saved.bit_length()}-bit number") + ", beyond any value azllm writes")
     if isinstance(want, dict):
         if extra := sorted(set(saved) - set(want)): bad(f"has unknown keys {extra[:3]}")
         for k in saved: check_like(saved[k], want[k], what, f'{where}.{k}' if where else str(k))
@@ -225,6 +227,25 @@ def check_like(saved, want, what:str, where:str='') -> None:
         for i, (s, w) in enumerate(zip(saved, want)): check_like(s, w, what, f'{where}[{i}]')
     elif isinstance(want, str) and where.endswith(']') and '.params[' in where and saved != want:
         bad(f"names parameter {saved!r}, not {want!r} (another model?)")
+
+_HYPER = dict(lr=(0, None), initial_lr=(0, None), eps=(0, None), weight_decay=(0, None))   # (lowest, highest) of AdamW's numbers
+
+def check_state(groups:list, # optimizer.json, already `check_like` the live optimizer's param_groups
+                sched:dict, # scheduler.json, already `check_like` the live scheduler's state
+                step:int, # the checkpoint's step (its sidecar's)
+                what:str, # the checkpoint, for the message
+               ):
+    "Raise `AzllmError` unless the saved optimizer numbers are AdamW's (lr, eps, weight decay >= 0, betas in [0, 1)) and the schedule stands at `step`."
+    def bad(msg): raise AzllmError(f"checkpoint {what}: {msg}; it is damaged or forged")
+    for i, g in enumerate(groups):
+        for k, (lo, hi) in _HYPER.items():
+            if isinstance(g.get(k), (int, float)) and not isinstance(g[k], bool) and g[k] < lo: bad(f"optimizer.json group {i}: {k} is {g[k]}, below {lo}")
+        if isinstance(g.get('betas'), list) and not all(isinstance(b, (int, float)) and 0 <= b < 1 for b in g['betas']):
+            bad(f"optimizer.json group {i}: betas {g['betas']} are not in [0, 1)")
+    # a LambdaLR stepped once per optimizer step: its counters are the step itself, never a number of their own
+    if 'last_epoch' in sched and sched['last_epoch'] != step: bad(f"scheduler.json: last_epoch {sched['last_epoch']} is not the checkpoint's step {step}")
+    if '_step_count' in sched and sched['_step_count'] != step + 1: bad(f"scheduler.json: _step_count {sched['_step_count']} is not step + 1 = {step + 1}")
+    if any(not isinstance(v, (int, float)) or v < 0 for v in sched.get('base_lrs', [])): bad("scheduler.json: base_lrs are not learning rates (numbers >= 0)")
 
 # %% ../nbs/04_checkpoint.ipynb #ff69b865
 @contextlib.contextmanager
@@ -292,19 +313,45 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
     return final
 
 # %% ../nbs/04_checkpoint.ipynb #860de178
+MAX_STEP = 2**31     # steps a sidecar may record (a year at 60 steps a second); the resuming run's max_steps bounds it further
+MAX_WORLD = 2**20    # processes a sidecar may record
+
+class BatchPlan(BaseModel):
+    "The micro-batch plan of a `micro_batch: auto` run, stored in its checkpoints so a resume keeps it."
+    model_config = ConfigDict(extra='allow')
+    micro_batch: StrictInt = Field(ge=1, le=MAX_COUNT)
+    grad_accum: StrictInt = Field(ge=1, le=MAX_COUNT)
+    global_batch: Optional[StrictInt] = Field(None, ge=1, le=MAX_COUNT)
+    peak_gib: Optional[float] = Field(None, ge=0, allow_inf_nan=False)
+    budget_gib: Optional[float] = Field(None, gt=0, allow_inf_nan=False)
+
+class Sidecar(BaseModel):
+    "What azllm writes in a checkpoint's sidecar; every number is bounded here, before anything counts up to it."
+    model_config = ConfigDict(extra='allow')
+    step: StrictInt = Field(ge=0, le=MAX_STEP)
+    world_size: Optional[StrictInt] = Field(None, ge=1, le=MAX_WORLD)
+    sha256: dict[StrictStr, StrictStr] = {}
+    config: dict = {}
+    batch: Optional[BatchPlan] = None
+    last: Optional[dict] = None
+
+def _first_error(e:ValidationError) -> str:
+    err = e.errors()[0]
+    loc = '.'.join(map(str, err['loc'])) or 'the top level'
+    got = '' if isinstance(err.get('input'), dict) else f" (got {json.dumps(err.get('input'), default=str)[:60]})"
+    return f"{loc}: {err['msg']}{got}"
+
 def read_sidecar(path:str) -> dict:
-    "The sidecar of a committed checkpoint (JSON)."
+    "The sidecar of a committed checkpoint (JSON), checked against `Sidecar`: a forged one is one line, before anything uses its numbers."
     fs, p = require_fs(path)
     try:
-        with fs.open(_join(p, SIDECAR)) as f: meta = json.load(f)
+        with fs.open(_join(p, SIDECAR)) as f: meta = loads_json(f.read(), f"checkpoint {path}: its {SIDECAR}")
     except FileNotFoundError: raise AzllmError(f"checkpoint {path} is not committed (no {SIDECAR})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e: raise AzllmError(f"checkpoint {path}: its {SIDECAR} is not valid JSON ({e})") from None
-    shape = dict(step=int, world_size=int, sha256=dict, config=dict)
-    if not isinstance(meta, dict) or any(k in meta and (not isinstance(meta[k], t) or isinstance(meta[k], bool)) for k, t in shape.items()) \
-       or not isinstance(meta.get('step'), int) or meta['step'] < 0 \
-       or not all(isinstance(k, str) and isinstance(v, str) for k, v in meta.get('sha256', {}).items()):
-        raise AzllmError(f"checkpoint {path}: its {SIDECAR} is not an azllm sidecar (a mapping with step >= 0, world_size, "
-                         "sha256 {file: hash} and config); it was damaged or not written by azllm")
+    try: Sidecar.model_validate(meta)
+    except ValidationError as e:
+        raise AzllmError(f"checkpoint {path}: its {SIDECAR} is not an azllm sidecar ({_first_error(e)}); "
+                         "it was damaged or not written by azllm") from None
     return meta
 
 def verify_checkpoint(path:str, # a committed checkpoint
@@ -342,6 +389,7 @@ def load_checkpoint(path:str, # a committed checkpoint
                              f"{len(names(groups))} now): a change of phase, train_embeddings or target_modules cannot resume; "
                              "start a new output_dir (with this checkpoint's final model as `model`)")
         check_like(saved_groups, groups, 'optimizer.json'); check_like(saved_sched, sched.state_dict(), 'scheduler.json')
+        check_state(saved_groups, saved_sched, meta['step'], path)
         reader = _safe_reader(path)                  # refuses metadata with non-tensor entries before DCP reads anything
         state = {'model': msd, 'optim': tensors}
         with _dcp_quiet(): dcp.load(state, storage_reader=reader)
@@ -350,7 +398,7 @@ def load_checkpoint(path:str, # a committed checkpoint
         sched.load_state_dict(saved_sched)
         rng = _join(p, f'rng_rank{rt.rank}.json')
         if fs.exists(rng):
-            with fs.open(rng) as f: set_rng_state(json.load(f))
+            with fs.open(rng) as f: set_rng_state(loads_json(f.read(), f"checkpoint file {rng}"))
     except BaseException as e:              # DCP's CheckpointException is not an Exception
         if isinstance(e, (KeyboardInterrupt, SystemExit, AzllmError)): raise
         cause = next(iter(getattr(e, 'failures', {}).values()), e)      # DCP wraps each rank's error
@@ -411,9 +459,9 @@ class RunLock:
                 except FileExistsError: pass
                 with _takeover_guard(self.path.parent):
                     # judged and removed under the guard: two starts that found one dead owner's lock cannot both take it
-                    try: owner = json.loads(self.path.read_text())
+                    try: owner = loads_json(self.path.read_text(), str(self.path))
                     except FileNotFoundError: continue
-                    except (OSError, ValueError): owner = None
+                    except (OSError, ValueError, AzllmError): owner = None
                     if not _stale(owner, self.me): raise _in_use(self.path.parent, self.path, owner) from None
                     self.path.unlink(missing_ok=True)
                     try: os.link(tmp, self.path); return self
@@ -428,9 +476,9 @@ class RunLock:
         for _ in range(3):
             try: fs.pipe_file(path, body, mode='create'); return self
             except FileExistsError: pass
-            try: etag = fs.info(path).get('ETag'); owner = json.loads(fs.cat_file(path))
+            try: etag = fs.info(path).get('ETag'); owner = loads_json(fs.cat_file(path), str(self.path))
             except FileNotFoundError: continue
-            except (ValueError, UnicodeDecodeError): owner = None
+            except (ValueError, UnicodeDecodeError, AzllmError): owner = None
             if not _stale(owner, self.me): raise _in_use(str(self.path).rsplit('/', 1)[0], self.path, owner)
             if etag is None: raise AzllmError(f"{self.path}: this storage cannot replace a stale lock safely; delete it if its run is gone")
             try: fs.pipe_file(path, body, IfMatch=etag); return self     # only one writer matches the stale lock's ETag
@@ -441,9 +489,9 @@ class RunLock:
         try:
             if self.url:
                 fs, path = require_fs(self.path)
-                if json.loads(fs.cat_file(path)) == self.me: fs.rm(path)
-            elif json.loads(self.path.read_text()).get('pid') == os.getpid(): self.path.unlink()
-        except (OSError, ValueError): pass
+                if loads_json(fs.cat_file(path), str(self.path)) == self.me: fs.rm(path)
+            elif loads_json(self.path.read_text(), str(self.path)).get('pid') == os.getpid(): self.path.unlink()
+        except (OSError, ValueError, AzllmError): pass
 
     def __enter__(self): return self.acquire()
     def __exit__(self, *exc): self.release()

@@ -8,7 +8,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 from __future__ import annotations
 import argparse, errno, json, math, os, sys
 from pathlib import Path
-from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0
+from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0, loads_json
 from .core import int_in, config_flag, config_from_args
 from .memory import GIB, RENAMED, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
@@ -86,7 +86,7 @@ def cmd_export(a):
             if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
             from azllm.gguf_export import export_gguf
             f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
-            rep = json.loads((f.parent/'round_trip.json').read_text())
+            rep = loads_json((f.parent/'round_trip.json').read_text(), 'round_trip.json')
             print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); round trip through transformers' GGUF loader on "
                   f"{rep['documents']} held-out documents: ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
                   f"(allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement {rep['top1_agreement']:.1%}")
@@ -119,17 +119,33 @@ def _available_ram() -> int|None:
             if line.startswith('MemAvailable:'): return int(line.split()[1]) * 1024
     except OSError: return None
 
-def preflight(cfg, # a validated cpt or sft config
+def _made(v:str, made:set) -> bool:
+    "Whether path `v` is, or lies inside, what an earlier config of the command writes."
+    return v in made or any('://' not in m and Path(v).is_relative_to(m) for m in made)
+
+def _check_eval_inputs(cfg, made:set):
+    "An eval stage's models, adapters and text exist (or an earlier config makes them)."
+    from azllm.core import resolve_source, looks_local
+    for m in cfg.models:
+        for k, v in (('path', m.path), ('adapter', m.adapter)):
+            if v and not v.startswith('preset:') and not _made(v, made):
+                if k == 'adapter' and not Path(v).exists(): raise AzllmError(f"model {m.name!r}: adapter {v}: no such directory")
+                resolve_source(v, 'model')
+    for v in map(str, cfg.valid_data):
+        if looks_local(v) and not Path(v).exists() and not _made(v, made): raise AzllmError(f"valid_data {v}: no such file or directory")
+
+def preflight(cfg, # a validated config of any stage
               gpus:int, # visible CUDA devices
               made:set=frozenset(), # paths an earlier config of the same command writes (not there yet)
              ):
-    "Fail in one line, before any work, on what cannot run here: a missing model, tokenizer or corpus, a hub id offline, a model too big for this CPU."
+    "Fail in one line, before any work, on what cannot run here: a missing model, tokenizer or data, a hub id offline, a model too big for this CPU."
     from azllm.core import resolve_source, looks_local, hub_offline, require_fs
-    if cfg.stage not in ('cpt', 'sft'): return
+    if cfg.stage == 'eval': return _check_eval_inputs(cfg, made)
+    if cfg.stage not in ('cpt', 'sft', 'dpo'): return
     for url in (cfg.output_dir, cfg.checkpoint_dir):      # an unknown storage protocol is a typo in the config: say so first
         if url and '://' in str(url): require_fs(url)
-    if not cfg.model.startswith('preset:') and cfg.model not in made: resolve_source(cfg.model, 'model')
-    if cfg.tokenizer and cfg.tokenizer != 'llama3' and cfg.tokenizer not in made: resolve_source(cfg.tokenizer, 'tokenizer')
+    if not cfg.model.startswith('preset:') and not _made(cfg.model, made): resolve_source(cfg.model, 'model')
+    if cfg.tokenizer and cfg.tokenizer != 'llama3' and not _made(cfg.tokenizer, made): resolve_source(cfg.tokenizer, 'tokenizer')
     data = list(cfg.train_data) if isinstance(cfg.train_data, list) else [cfg.train_data]
     data += list(cfg.valid_data) if isinstance(cfg.valid_data, list) else [cfg.valid_data] if cfg.valid_data else []
     for d in map(str, data):
@@ -141,7 +157,7 @@ def preflight(cfg, # a validated cpt or sft config
     if gpus or (shape := model_shape(cfg.model)) is None or (ram := _available_ram()) is None: return
     mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
     est = estimate_memory(precision='fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape)
-    need = est['activations_bytes'] + (est['params_bytes'] if cfg.stage == 'sft' else est['peak_bytes'])
+    need = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes'])
     if need > ram:
         raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
                          f"to train on a CPU, and this machine has {ram / 2**30:,.0f} GiB available (no CUDA GPU is visible): "
@@ -179,7 +195,7 @@ def cmd_train(a):
             raise AzllmError(f"--gpus {a.gpus}: this machine has {gpus or 'no'} visible CUDA GPU{'s' * (gpus != 1)}"
                              + ("; to run N CPU processes, use --nproc N" if not gpus else f"; use --gpus {gpus} or fewer"))
         made = set()                                   # an earlier config's output is a later one's input: not there yet
-        for _, cfg in runs:
+        for _, cfg in runs:                            # every stage of the command, before the first one trains
             preflight(cfg, gpus, made)
             made |= {cfg.output_dir, str(Path(cfg.output_dir)/'final')}
     if _wants_launch(a) and not launched():

@@ -6,20 +6,22 @@ Docs: https://azllm.github.io/azllm/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #576d8b4e
 from __future__ import annotations
-import argparse, contextlib, difflib, errno, functools, inspect, io, json, linecache, os, re, secrets, shutil, socket, sys, textwrap, threading, tokenize, types
+import argparse, contextlib, difflib, errno, functools, inspect, io, json, linecache, math, os, re, secrets, shutil, socket, sys, textwrap, threading, tokenize, types
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MARKER', 'AzllmError', 'quiet_import_noise',
-           'class_source', 'field_comments', 'expand_path', 'Config', 'yaml_key_lines', 'apply_overrides',
-           'read_yaml_text', 'read_yaml', 'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'write_json',
+__all__ = ['PATH_KEYS', 'MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'MARKER',
+           'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path', 'Config',
+           'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
+           'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line', 'write_json',
            'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
            'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output',
-           'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'resolve_source']
+           'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'check_json_files',
+           'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -86,7 +88,7 @@ def expand_path(v, # a path, a list of paths, or any other value (returned as it
 
 class Config(BaseModel):
     "Base of every azllm config: each key's comment is its description, unknown keys are errors, renamed keys name their new name, values are checked on assignment, `~` in paths is expanded."
-    model_config = ConfigDict(extra='forbid', validate_assignment=True)
+    model_config = ConfigDict(extra='forbid', validate_assignment=True, allow_inf_nan=False)   # no key means anything at inf or nan
     renamed: ClassVar[dict[str, str]] = {}   # old key -> the key that took its place (a stage lists its own)
     removed: ClassVar[dict[str, str]] = {}   # old key -> why it went and what to do instead
 
@@ -105,6 +107,20 @@ class Config(BaseModel):
         for old, why in cls.removed.items():
             if old in d: raise ValueError(f"`{old}` was removed: {why}")
         return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()}
+
+    @field_validator('*', mode='before')
+    @classmethod
+    def _no_bool_for_a_number(cls, v, info):
+        # pydantic reads `true` as 1 for an int (and 1.0 for a float): `micro_batch: true` would train with one row
+        f = cls.model_fields.get(info.field_name)
+        if isinstance(v, bool) and f is not None and _admits(f.annotation, (int, float)) and not _admits(f.annotation, (bool,)):
+            raise ValueError(f"must be a number, not {str(v).lower()}")
+        return v
+
+def _admits(t, types_:tuple) -> bool:
+    "Whether annotation `t` (through Optional, Union, Annotated) admits a value of one of `types_`."
+    if t in types_: return True
+    return any(_admits(a, types_) for a in get_args(t) if get_origin(t) in (Union, types.UnionType, Annotated))
 
 # %% ../nbs/00_core.ipynb #4678995c
 def yaml_key_lines(text:str, # YAML source
@@ -125,35 +141,34 @@ def yaml_key_lines(text:str, # YAML source
     if root is not None: walk(root, ())
     return out
 
-# %% ../nbs/00_core.ipynb #4d0d997f
-def apply_overrides(d:dict, # config as a plain dict
-                    overrides:list[str], # `dotted.key=value` strings
-                   ) -> dict:
-    "Return a copy of `d` with each `dotted.key=value` override applied (values parsed as YAML)."
-    d = json.loads(json.dumps(d))
-    for o in overrides or []:
-        if not isinstance(o, str) or '=' not in o: raise AzllmError(f"override {o!r} is not of the form key=value (e.g. lr=3e-4)")
-        key, val = o.split('=', 1)
-        parts = key.strip().split('.')
-        if not all(p.strip() for p in parts):
-            raise AzllmError(f"override {o!r}: the key {key.strip()!r} is empty or has an empty part; write key=value or section.key=value")
-        *parents, last = [p.strip() for p in parts]
-        cur = d
-        for i, p in enumerate(parents):
-            if cur.get(p) is None: cur[p] = {}
-            elif not isinstance(cur[p], dict):
-                raise AzllmError(f"override {o!r}: {'.'.join(parents[:i+1])} is a value ({cur[p]!r}), not a section with keys")
-            cur = cur[p]
-        try: cur[last] = yaml.safe_load(val)
-        except yaml.YAMLError as e:
-            raise AzllmError(f"override {o!r}: the value {val!r} is not valid YAML ({getattr(e, 'problem', None) or 'parse error'}); "
-                             "quote it, e.g. key='a: b'") from None
-    return d
+# %% ../nbs/00_core.ipynb #b3a49b4e
+MAX_DEPTH = 100          # nesting levels any YAML or JSON azllm reads may have (its own files, peft's and transformers' have under 10)
+MAX_NODES = 100_000      # values one YAML document may expand to through aliases (a run config has a few hundred)
 
-# %% ../nbs/00_core.ipynb #16147eab
-MAX_CONFIG_BYTES = 1_000_000     # a run config is a page of YAML; this stops a wrong file (a corpus, a model) early
+def _too_deep(what:str) -> AzllmError:
+    return AzllmError(f"{what}: nested deeper than {MAX_DEPTH} levels; no file azllm reads is, so it is damaged or made to crash a parser")
 
-def _check_nodes(node, fname:str, limit:int=100_000) -> int:
+def _depth_ok(obj) -> bool:
+    "Whether parsed JSON `obj` nests at most `MAX_DEPTH` lists and mappings (walked without recursion)."
+    todo = [(obj, 1)]
+    while todo:
+        o, d = todo.pop()
+        if isinstance(o, dict): o = o.values()
+        elif not isinstance(o, list): continue
+        if d > MAX_DEPTH: return False
+        todo += [(v, d + 1) for v in o if isinstance(v, (dict, list))]
+    return True
+
+def loads_json(text:str|bytes, # JSON text
+               what:str, # what it is, for the message: a file, file:line, ...
+              ):
+    "`json.loads` with azllm's depth limit: too deep is an `AzllmError` naming `what`; invalid JSON stays `json.JSONDecodeError` for the caller to place."
+    try: obj = json.loads(text)
+    except RecursionError: raise _too_deep(what) from None
+    if not _depth_ok(obj): raise _too_deep(what)
+    return obj
+
+def _check_nodes(node, fname:str, limit:int=MAX_NODES) -> int:
     "Number of values after expanding YAML aliases (a bomb of nested aliases is refused); duplicate keys are errors."
     sizes = {}
     def size(n):
@@ -173,6 +188,51 @@ def _check_nodes(node, fname:str, limit:int=100_000) -> int:
         sizes[id(n)] = s
         return s
     return size(node) if node is not None else 0
+
+def loads_yaml(text:str, # YAML text
+               what:str, # what it is, for messages: a file, an override
+              ):
+    "`yaml.safe_load` with azllm's limits (depth, alias expansion) and duplicate keys refused, each an `AzllmError` naming `what`; a syntax error stays `yaml.YAMLError`."
+    depth = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):      # events: no recursion, and stopped at the first level too many
+        if isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH: raise _too_deep(what)
+        elif isinstance(ev, yaml.CollectionEndEvent): depth -= 1
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        _check_nodes(node, what)
+        return None if node is None else loader.construct_document(node)
+    finally: loader.dispose()
+
+# %% ../nbs/00_core.ipynb #4d0d997f
+def apply_overrides(d:dict, # config as a plain dict
+                    overrides:list[str], # `dotted.key=value` strings
+                   ) -> dict:
+    "Return a copy of `d` with each `dotted.key=value` override applied (values parsed as YAML)."
+    d = json.loads(json.dumps(d))
+    for o in overrides or []:
+        if not isinstance(o, str) or '=' not in o: raise AzllmError(f"override {o!r} is not of the form key=value (e.g. lr=3e-4)")
+        key, val = o.split('=', 1)
+        parts = key.strip().split('.')
+        if not all(p.strip() for p in parts):
+            raise AzllmError(f"override {o!r}: the key {key.strip()!r} is empty or has an empty part; write key=value or section.key=value")
+        *parents, last = [p.strip() for p in parts]
+        cur = d
+        for i, p in enumerate(parents):
+            if cur.get(p) is None: cur[p] = {}
+            elif not isinstance(cur[p], dict):
+                raise AzllmError(f"override {o!r}: {'.'.join(parents[:i+1])} is a value ({cur[p]!r}), not a section with keys")
+            cur = cur[p]
+        try: cur[last] = loads_yaml(val, f"override {key.strip()}=")   # a bomb or a deep value is refused here, like a file's
+        except yaml.YAMLError as e:
+            raise AzllmError(f"override {o!r}: the value {val!r} is not valid YAML ({getattr(e, 'problem', None) or 'parse error'}); "
+                             "quote it, e.g. key='a: b'") from None
+    return d
+
+# %% ../nbs/00_core.ipynb #16147eab
+MAX_CONFIG_BYTES = 1_000_000     # a run config is a page of YAML; this stops a wrong file (a corpus, a model) early
 
 def read_yaml_text(path:str|Path, # YAML file
                   ) -> str:
@@ -195,8 +255,7 @@ def read_yaml(path:str|Path, # YAML file
     "The mapping in a YAML run config; every way it can fail to be one is an `AzllmError` naming the file and line."
     text = read_yaml_text(path)
     try:
-        _check_nodes(yaml.compose(text), str(path))
-        d = yaml.safe_load(text)
+        d = loads_yaml(text, str(path))
     except yaml.YAMLError as e:
         mark = getattr(e, 'problem_mark', None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
@@ -291,6 +350,8 @@ def int_in(lo:int, # smallest allowed value
 # and below what makes `tokenizers` abort natively. Here, not in azllm.tokenizer, so `azllm --help` checks flags without it.
 MIN_VOCAB, MAX_VOCAB = 256 + 256 + 1, 2**24
 
+MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
+
 def print0(*args, **kwargs):
     "Print only on the main process (rank 0) of a distributed run."
     if int(os.environ.get('RANK', '0')) == 0: print(*args, **kwargs, flush=True)
@@ -308,9 +369,31 @@ def md_table(df, # a pandas DataFrame
     rows += ['| ' + ' | '.join([str(i)] + [fmt(v) for v in r]) + ' |' for i, r in zip(df.index, df.itertuples(index=False))]
     return '\n'.join(rows)
 
+def finite_json(obj, # JSON-able data
+                where:str='', # its path, for the list of replaced values
+                bad:list|None=None, # collects the paths of non-finite numbers
+               ):
+    "`obj` with every NaN or infinite float replaced by None (JSON has no such numbers); their paths go to `bad`."
+    if isinstance(obj, float) and not math.isfinite(obj):
+        if bad is not None: bad.append(where or '(top level)')
+        return None
+    if isinstance(obj, dict): return {k: finite_json(v, f'{where}.{k}' if where else str(k), bad) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)): return [finite_json(v, f'{where}[{i}]', bad) for i, v in enumerate(obj)]
+    return obj
+
+def json_line(obj) -> str:
+    "`obj` as one line of strict JSON (non-finite numbers as null, their keys under `non_finite`): what log.jsonl holds."
+    bad = []
+    obj = finite_json(obj, '', bad)
+    if bad and isinstance(obj, dict): obj['non_finite'] = bad
+    return json.dumps(obj, allow_nan=False, ensure_ascii=False)
+
 def write_json(obj, path:str|Path) -> Path:
-    "Write `obj` as pretty UTF-8 JSON (atomically, through `atomic_write_text`)."
-    return atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False) + '\n')
+    "Write `obj` as pretty UTF-8 strict JSON (atomically): a NaN or infinite number is written as null and named under `non_finite`."
+    bad = []
+    obj = finite_json(obj, '', bad)
+    if bad and isinstance(obj, dict): obj['non_finite'] = bad
+    return atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False) + '\n')
 
 # %% ../nbs/00_core.ipynb #b11354cd
 def _bare(t):
@@ -408,8 +491,8 @@ def read_marker(path:str|Path, # a directory
                ) -> dict|None:
     "The azllm marker of `path` (a mapping with a `kind`), or None if it has none or it cannot be read."
     m = Path(path)/MARKER
-    try: d = json.loads(m.read_text(encoding='utf-8')) if m.is_file() else None
-    except (OSError, ValueError): return None
+    try: d = loads_json(m.read_text(encoding='utf-8'), str(m)) if m.is_file() else None
+    except (OSError, ValueError, AzllmError): return None
     return d if isinstance(d, dict) and isinstance(d.get('kind'), str) else None
 
 def output_kind(path:str|Path, # a directory
@@ -670,6 +753,18 @@ def _did_you_mean(p:Path) -> str:
     except OSError: return ''
     return f" (did you mean {p.parent/near[0]}?)" if near else ''
 
+SMALL_JSON = ('config.json', 'adapter_config.json', 'generation_config.json', 'tokenizer_config.json', 'special_tokens_map.json')
+
+def check_json_files(d:Path, # a local model, adapter or tokenizer directory
+                     names:tuple=SMALL_JSON, # the small JSON files transformers and peft read from it
+                    ):
+    "Read `d`'s small JSON files with azllm's depth limit first: transformers and peft parse them with plain `json` (a deep one is a `RecursionError`)."
+    for n in names if Path(d).is_dir() else ():
+        f = Path(d)/n
+        if not f.is_file() or f.stat().st_size > MAX_CONFIG_BYTES: continue   # (a huge one: the library's own message)
+        try: loads_json(f.read_bytes(), str(f))
+        except ValueError: pass                      # invalid JSON: the library that reads it says so, as before
+
 def resolve_source(spec:str|Path, # preset:NAME, a local path, or a Hub id
                    what:str='model', # what it is, for messages: model, tokenizer, ...
                   ) -> str:
@@ -677,7 +772,7 @@ def resolve_source(spec:str|Path, # preset:NAME, a local path, or a Hub id
     s = str(spec)
     if s.startswith('preset:'): return s
     p = Path(s).expanduser()
-    if p.exists(): return str(p)
+    if p.exists(): check_json_files(p); return str(p)
     if looks_local(s):
         raise AzllmError(f"{what} {s}: no such {'model directory' if what == 'model' else 'file or directory'}{_did_you_mean(p)}")
     if not hub_offline(): return s

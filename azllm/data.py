@@ -10,7 +10,7 @@ import codecs, csv, json, re, unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
-from .core import AzllmError, hub_offline, looks_local
+from .core import AzllmError, hub_offline, looks_local, loads_json
 
 # %% auto #0
 __all__ = ['TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'MAX_DOC_CHARS', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az',
@@ -104,7 +104,7 @@ def _jsonl_documents(path:Path, field:str) -> Iterator[str]:
     with open(path, encoding='utf-8') as f:
         for i, line in enumerate(f, 1):
             if not line.strip(): continue
-            try: row = json.loads(line)
+            try: row = loads_json(line, f"{path}:{i}")
             except json.JSONDecodeError as e: raise AzllmError(f"{path}:{i}: not valid JSON ({e.msg})") from None
             if not isinstance(row, dict):
                 raise AzllmError(f"{path}:{i}: the row is {json.dumps(row)[:40]} (a JSON {type(row).__name__.replace('NoneType', 'null')}), "

@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from pydantic import Field
 from fastcore.basics import patch_to
-from .core import AzllmError, atomic_dir, write_json, print0, resolve_source
+from .core import AzllmError, atomic_dir, write_json, print0, resolve_source, loads_json
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
 from .trainer import Trainer, run_training, data_dir, inner_model
@@ -70,7 +70,7 @@ def _jsonl_pairs(path:Path, check=None) -> list[dict]:
     out = []
     for n, line in enumerate(text.split('\n'), 1):         # not splitlines: U+2028 may sit inside a JSON string
         if not line.strip(): continue
-        try: row = json.loads(line)
+        try: row = loads_json(line, f"{path}:{n}")
         except json.JSONDecodeError as e: raise AzllmError(f"{path}:{n}: not valid JSON ({e.msg}); {PAIR_FORMAT}") from None
         out.append((check or check_pair)(row, f"{path}:{n}"))
     return out

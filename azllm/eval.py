@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 from peft import PeftModel
 from pydantic import Field, PositiveInt, field_validator
-from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, md_table, print0
+from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, md_table, print0, loads_json
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, EOT
 from .model import load_model
@@ -22,7 +22,7 @@ from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
 from .trainer import read_losses
 from .tokenizer import has_tokenizer, resolve_tokenizer, LLAMA3_NAME
-from .adapters import adapter_base, recorded_base, adapter_dir_of, peft_load
+from .adapters import adapter_base, adapter_config, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
                            pairs_table, plot_controls, generation_checks, generation_notes)
@@ -129,12 +129,12 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
 # %% ../nbs/40_eval.ipynb #8e6c1057
 def _put_adapter(model, tok, src:dict, name:str):
     "`model` with the LoRA adapter of `src` on it; the vocabulary must be the one the adapter was trained with."
-    acfg = json.loads((Path(src['adapter'])/'adapter_config.json').read_text())
+    acfg = adapter_config(Path(src['adapter']))
     carries = any(m.split('.')[-1] == 'embed_tokens' for m in acfg.get('modules_to_save') or [])
     rows = model.get_input_embeddings().num_embeddings
     rec = recorded_base(src['adapter'], acfg.get('base_model_name_or_path') or '')
     if (Path(rec)/'config.json').is_file() and Path(rec).resolve() != Path(src['path']).resolve():   # peft records the base it saw
-        v = json.loads((Path(rec)/'config.json').read_text()).get('vocab_size')
+        v = loads_json((Path(rec)/'config.json').read_text(), str(Path(rec)/'config.json')).get('vocab_size')
         if v and v != rows: raise AzllmError(f"model {name!r}: the adapter was trained on another base model: {rec} ({v:,} tokens), "
                                              f"not {src['path']} ({rows:,} tokens)")
     if len(tok) != rows:

@@ -10,7 +10,7 @@ import contextlib, json
 from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
-from .core import AzllmError, Config
+from .core import AzllmError, Config, loads_json
 
 # %% auto #0
 __all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'RENAMED', 'ATTENTION', 'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH', 'model_state_bytes',
@@ -249,7 +249,7 @@ def model_shape(spec:str, # a model preset (`preset:NAME`) or a local model dire
     if spec.startswith('preset:'): return preset_shape(spec.split(':', 1)[1])
     f = Path(spec)/'config.json'
     if not f.is_file(): return None
-    try: c = json.loads(f.read_text())
+    try: c = loads_json(f.read_text(), str(f))
     except ValueError: return None
     return shape_from(c.get) if c.get('num_hidden_layers') and c.get('hidden_size') and c.get('vocab_size') else None
 

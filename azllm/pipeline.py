@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, shlex, time
 from pathlib import Path
 import pandas as pd
-from .core import AzllmError, MARKER, atomic_dir, check_output, read_marker, write_json, md_table
+from .core import AzllmError, MARKER, atomic_dir, check_output, read_marker, write_json, md_table, loads_json
 from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
@@ -81,7 +81,7 @@ def cpt_comparison(out:Path, # run directory
     runs = {}
     def run(name, **kw):
         final = train_cpt(CPTRun(output_dir=str(out/'cpt'/name), **common, **kw), progress=progress)
-        runs[name] = json.loads((out/'cpt'/name/'summary.json').read_text()) | {'final': str(final)}
+        runs[name] = loads_json((out/'cpt'/name/'summary.json').read_text(), 'summary.json') | {'final': str(final)}
         return str(final)
     base = run('base', model='preset:llama-tiny', max_steps=base_steps, lr=5e-3)
     for name, tok in [('llama3-tokenizer', None), ('custom-tokenizer', str(custom_tokenizer))]:

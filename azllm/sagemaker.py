@@ -10,7 +10,7 @@ import argparse, json, os, re, shlex, subprocess, sys, tarfile, time
 from pathlib import Path
 from typing import Optional
 from pydantic import Field
-from .core import AzllmError, Config, load_config, int_in, config_flag
+from .core import AzllmError, Config, load_config, int_in, config_flag, loads_json
 from .stages import read_runs
 
 # %% auto #0
@@ -35,14 +35,14 @@ def sagemaker_env(root:str|Path=SM_ROOT, # SageMaker's directory (a test passes 
     "This instance's place in the job: hosts, node rank, master address, and azllm's runs from the hyperparameters."
     root = Path(root)
     rc_file, hp_file = root/'input'/'config'/'resourceconfig.json', root/'input'/'config'/'hyperparameters.json'
-    if rc_file.exists(): rc = json.loads(rc_file.read_text())
-    elif 'SM_HOSTS' in os.environ: rc = dict(hosts=json.loads(os.environ['SM_HOSTS']), current_host=os.environ['SM_CURRENT_HOST'])
+    if rc_file.exists(): rc = loads_json(rc_file.read_text(), str(rc_file))
+    elif 'SM_HOSTS' in os.environ: rc = dict(hosts=loads_json(os.environ['SM_HOSTS'], 'SM_HOSTS'), current_host=os.environ['SM_CURRENT_HOST'])
     else: raise AzllmError(f"not inside a SageMaker job: no {rc_file} and no SM_HOSTS")
-    hp = json.loads(hp_file.read_text()) if hp_file.exists() else {}
+    hp = loads_json(hp_file.read_text(), str(hp_file)) if hp_file.exists() else {}
     if 'azllm_runs' not in hp: raise AzllmError(f"{hp_file} has no azllm_runs: submit the job with `azllm sagemaker submit`")
     hosts = sorted(rc['hosts'])
     return dict(hosts=hosts, current_host=rc['current_host'], node_rank=hosts.index(rc['current_host']), master_addr=hosts[0],
-                runs=json.loads(hp['azllm_runs']), launcher=hp.get('azllm_launcher', 'torchrun'))
+                runs=loads_json(hp['azllm_runs'], 'azllm_runs'), launcher=hp.get('azllm_launcher', 'torchrun'))
 
 def job_commands(env:dict, # from `sagemaker_env`
                 ) -> list[list[str]]:

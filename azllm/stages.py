@@ -56,6 +56,9 @@ def overrides_per_config(configs:list[str], # the config files of one command, i
     for o in overrides:
         head, _, rest = o.partition('=')[0].strip().partition('.')
         hit = [i for i, n in enumerate(names) if head in n and rest]
+        if len(hit) > 1:                               # a/sft.yml and b/sft.yml: the name says neither
+            raise AzllmError(f"override {o!r}: {head} names {len(hit)} configs ({', '.join(configs[i] for i in hit)}); "
+                             "give the configs different file names to address one of them")
         if hit:
             out[hit[0]].append(o.strip()[len(head) + 1:]); continue
         if len(configs) > 1 and head in CHAINED_KEYS:

@@ -16,7 +16,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .core import AzllmError, Config, save_config, write_json, check_apart, check_output, write_marker, read_marker, atomic_write_text, expand_path, MARKER
-from .core import require_fs, print0
+from .core import require_fs, print0, loads_json, json_line, MAX_COUNT
 from .runtime import Runtime, use_bf16, to_float8, autocast, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
@@ -27,13 +27,12 @@ from .memory import MAX_BATCH
 
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'MAX_COUNT', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'RUN_DIRS', 'TrainConfig',
-           'inner_model', 'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine',
-           'build_engine', 'lm_loss', 'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step',
-           'device_memory_gib', 'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits',
-           'default_memory_budget_gib', 'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer',
-           'data_fingerprint', 'tokenizer_fingerprint', 'run_inputs', 'read_log', 'read_losses', 'data_dir',
-           'run_training', 'max_micro_batch']
+__all__ = ['RENAMED', 'REMOVED', 'RUN_NAMES', 'Beta', 'RESUME_KEYS', 'FIT_MARGIN', 'RUN_DIRS', 'TrainConfig', 'inner_model',
+           'set_up_training', 'resolve_strategy', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
+           'train_step', 'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'device_memory_gib',
+           'step_memory_gib', 'model_load_gib', 'check_model_loads', 'check_step_fits', 'default_memory_budget_gib',
+           'choose_micro_batch', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
+           'run_inputs', 'read_log', 'read_losses', 'data_dir', 'run_training', 'max_micro_batch']
 
 # %% ../nbs/25_trainer.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -44,7 +43,6 @@ REMOVED = {'packing': 'SFT always packs whole conversations into rows of seq_len
 RUN_NAMES = ('.azllm-output.json', '.azllm.lock', 'azllm_config.yml', 'tokenizer', 'data', 'log.jsonl', 'tb', 'checkpoints', 'final',
              'summary.json', 'sft-merged')
 
-MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
 Beta = Annotated[float, Field(ge=0, lt=1)]
 
 class TrainConfig(Config):
@@ -353,7 +351,7 @@ def model_load_gib(spec:str, # `model` of a config: preset:NAME or a local model
     from azllm.model import PRESETS
     if spec.startswith('preset:'): d = dict(PRESETS.get(spec[7:], {}), vocab_size=1)     # the vocabulary comes from the tokenizer
     elif (Path(spec)/'config.json').is_file():
-        try: d = json.loads((Path(spec)/'config.json').read_text())
+        try: d = loads_json((Path(spec)/'config.json').read_text(), str(Path(spec)/'config.json'))
         except (OSError, ValueError): return None
     else: return None
     s = shape_from(d.get) if isinstance(d, dict) else {}
@@ -488,6 +486,18 @@ def _check_tokenizer_unchanged(self:Trainer):
     print0(f"resuming with changes: {change}")
 
 @patch
+def _check_resume_numbers(self:Trainer):
+    "The sidecar's numbers (checked by `read_sidecar` for shape) against this run's own config: its step within max_steps, a stored plan that makes global_batch."
+    meta, cfg, rt = read_sidecar(self.resume_from), self.cfg, self.rt
+    def bad(msg): return AzllmError(f"checkpoint {self.resume_from}: {msg}; it is damaged or forged, or not this run's (move it away, or start a new output_dir)")
+    if meta['step'] > self.max_steps:
+        raise bad(f"its step {meta['step']:,} is past this run's last step {self.max_steps:,} (a finished run's steps cannot be taken back)")
+    b = meta.get('batch')
+    if cfg.micro_batch == 'auto' and b and b['micro_batch'] * b['grad_accum'] * rt.world != cfg.global_batch:
+        raise bad(f"its stored batch plan, micro_batch {b['micro_batch']} x grad_accum {b['grad_accum']} x {rt.world} processes, "
+                  f"is not this run's global_batch {cfg.global_batch}")
+
+@patch
 def _resume_point(self:Trainer) -> Optional[str]:
     "The checkpoint to resume from (None: start fresh), after checking that the config did not change its meaning."
     cfg = self.cfg
@@ -592,6 +602,7 @@ def setup(self:Trainer):
     rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens
                                        else math.ceil(cfg.epochs * len(self.train_data) / rows_per_step))
+    if self.resume_from: self._check_resume_numbers()                # before anything counts up to the checkpoint's step
     self.eng, info = build_engine(model, cfg, rt, self.max_steps)
     self.info.update(info)
     self.batch = self.info['batch'] = self._batch_plan()
@@ -636,7 +647,7 @@ def _batch_plan(self:Trainer) -> dict:
 def _remote_marker(ck:str) -> dict:
     "The marker of a checkpoint_dir on an object store ({} if it has none)."
     fs, root = require_fs(ck)
-    try: m = json.loads(fs.cat_file(f'{root.rstrip("/")}/{MARKER}'))
+    try: m = loads_json(fs.cat_file(f'{root.rstrip("/")}/{MARKER}'), f'{ck}/{MARKER}')
     except FileNotFoundError: return {}
     except (ValueError, UnicodeDecodeError): m = None
     if not isinstance(m, dict): raise AzllmError(f"checkpoint_dir {ck}: its {MARKER} is not an azllm marker; give another checkpoint_dir")
@@ -675,7 +686,7 @@ def validate(self:Trainer) -> dict:
 def log(self:Trainer, rec:dict, prefix:str='train'):
     "One JSON line in log.jsonl and the scalars in TensorBoard (main process)."
     if not self.rt.main: return
-    self.log_file.write(json.dumps(rec) + '\n'); self.log_file.flush()
+    self.log_file.write(json_line(rec) + '\n'); self.log_file.flush()     # strict JSON: a NaN loss is null, named under non_finite
     if self.writer:
         for k, v in rec.items():
             if k != 'step' and isinstance(v, (int, float)): self.writer.add_scalar(f'{prefix}/{k}', v, rec['step'])
@@ -697,7 +708,7 @@ def read_log(run:str|Path, # a run directory, or its log.jsonl
     lines = [l for l in log.read_text(encoding='utf-8', errors='replace').splitlines() if l.strip()]
     recs = []
     for i, line in enumerate(lines, 1):
-        try: r = json.loads(line)
+        try: r = loads_json(line, f"{log}:{i}")
         except ValueError:
             if i == len(lines): break                   # the last line of a run killed mid-write: the steps before it stand
             raise AzllmError(f"{log}:{i}: not valid JSON; this is not a log azllm wrote, or it was edited") from None
@@ -708,7 +719,8 @@ def read_losses(run:str|Path, # a CPT, SFT or DPO run directory (or its log.json
                ) -> dict:
     "Loss curves of a run: {'train': [[step, loss], ...], 'valid': [[step, val_loss], ...]}."
     recs = read_log(run)
-    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items())]   # a resumed run repeats steps: last wins
+    # a resumed run repeats steps: last wins; a non-finite loss is logged as null (named under non_finite): no point
+    curve = lambda key: [[k, v] for k, v in sorted({r['step']: r[key] for r in recs if key in r}.items()) if v is not None]
     return dict(train=curve('loss'), valid=curve('val_loss'))
 
 # %% ../nbs/25_trainer.ipynb #9d9f2b36
