@@ -20,8 +20,8 @@ from .runtime import Runtime
 from .trainer import TrainConfig, Trainer, run_training, inner_model, data_fingerprint, tokenizer_fingerprint, data_dir as node_data_dir
 
 # %% auto #0
-__all__ = ['CPTRun', 'prepare_model', 'freeze_backbone', 'full_state_dict', 'save_final', 'data_workers', 'prepare_data',
-           'CPTTask', 'train']
+__all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'full_state_dict', 'save_final', 'data_workers',
+           'prepare_data', 'CPTTask', 'train']
 
 # %% ../nbs/31_cpt.ipynb #fb1c4bc6
 class CPTRun(TrainConfig):
@@ -56,6 +56,11 @@ def prepare_model(cfg:CPTRun) -> tuple:
         info['vocab_transfer'] = transfer_vocabulary(model, base_tok, tok)
     _check_seq_len(cfg, model)
     return model, tok, info
+
+def cpt_tokenizer(cfg:CPTRun):
+    "The tokenizer a run of `cfg` trains with, loaded without its model (what `prepare_model` picks)."
+    if cfg.model.startswith('preset:'): return load_tokenizer(resolve_tokenizer(cfg.tokenizer or cfg.base_tokenizer, cfg.model))
+    return load_tokenizer(cfg.tokenizer) if cfg.tokenizer else load_tokenizer(resolve_tokenizer(cfg.base_tokenizer, cfg.model))
 
 def _check_seq_len(cfg, model):
     if cfg.seq_len > model.config.max_position_embeddings:

@@ -221,7 +221,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
         if not staging.is_dir(): raise AzllmError(f"rank {rt.rank} cannot see {staging}: token_cache must be a folder every node shares")
         jobs = [dict(source=str(s), start=a, end=b, path=str(staging/f'shard-{i:05d}.bin'), dtype=dtype, bos=tok.bos_token_id,
                      eos=tok.eos_token_id, text_field=text_field) for i, (s, a, b) in enumerate(plan['slices'])]
-        try: done = encode_slices(jobs[rt.rank::rt.world], tok, workers, progress and rt.main, nbytes // rt.world)
+        try: done = [dict(r, rank=rt.rank) for r in encode_slices(jobs[rt.rank::rt.world], tok, workers, progress and rt.main, nbytes // rt.world)]
         except AzllmError as e: done = dict(error=str(e))
         everyone = group.gather(done, 'every rank to tokenize its slices')
         if errors := [d['error'] for d in everyone if isinstance(d, dict)]:
