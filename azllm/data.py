@@ -30,7 +30,8 @@ def az_upper(s:str) -> str:
     return s.translate(_UPPER).upper()
 
 # %% ../nbs/01_data.ipynb #af14c5c2
-_SCHWA = str.maketrans({'ä': 'ə', 'Ä': 'Ə', 'ә': 'ə', 'Ә': 'Ə'})
+_SCHWA_PAIRS = (('ä', 'ə'), ('Ä', 'Ə'), ('ә', 'ə'), ('Ә', 'Ə'))
+_SCHWA = str.maketrans(dict(_SCHWA_PAIRS))
 
 _CYR = {'а':'a','б':'b','в':'v','г':'q','ғ':'ğ','д':'d','е':'e','ә':'ə','ж':'j','з':'z','и':'i','ы':'ı','ј':'y',
         'й':'y','к':'k','ҝ':'g','л':'l','м':'m','н':'n','о':'o','ө':'ö','п':'p','р':'r','с':'s','т':'t','у':'u',
@@ -54,7 +55,9 @@ def normalize_az(text:str, # raw text
     "NFC, unify schwa look-alikes to ə, and optionally transliterate Cyrillic to Latin."
     text = unicodedata.normalize('NFC', text)
     if cyrillic: text = cyrillic_to_latin(text)
-    return text.translate(_SCHWA)
+    for a, b in _SCHWA_PAIRS:                  # str.replace, not str.translate: translate runs at ~12 MB/s, a quarter of tokenizing's cost
+        if a in text: text = text.replace(a, b)
+    return text
 
 # %% ../nbs/01_data.ipynb #155fc1cf
 TEXT_SUFFIXES = {'.txt', '.md', '.text'}

@@ -110,11 +110,13 @@ def main():
     def save():
         rows.sort(key=lambda r: (r['what'], r['mb']))
         OUT.write_text(json.dumps(dict(
-            command=' '.join(['nice', 'python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
+            command=' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
             machine=f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with other jobs "
                     f"(load average {os.getloadavg()[0]:.1f} at the end), {platform.python_version()}",
-            note="CPU numbers on a busy 2-core machine: wall times are noisy and the 2-process speed-up is bounded by the "
-                 "cores other jobs leave; MB per CPU-second is the steadier figure. Tokenizer: Llama 3 (128,256 ids, uint32).",
+            note="CPU numbers on a 2-core machine shared with other jobs (load average near 10 during the run): wall times are noisy "
+                 "and the 2-process speed-up is bounded by the cores other jobs leave; MB per CPU-second is the steadier figure. "
+                 "Run at normal priority (under nice it got a few percent of a core); only the 50 MB corpus fit the session's time "
+                 "(250 MB and 1 GB not run). Tokenizer: Llama 3 (128,256 ids, uint32).",
             rows=rows), indent=1) + '\n')
     def put(row):
         rows[:] = [r for r in rows if (r['what'], r['mb']) != (row['what'], row['mb'])] + [row]; save(); print(row, flush=True)
