@@ -98,7 +98,7 @@ def child(kind, corpus, cache='', workers=1, extra='') -> dict:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--sizes', type=int, nargs='+', default=[50, 250])
+    ap.add_argument('--sizes', type=int, nargs='*', default=[50, 250])
     ap.add_argument('--bpe-sizes', type=int, nargs='*', default=[50])
     ap.add_argument('--sample-mb', type=int, default=10)
     ap.add_argument('--one'); ap.add_argument('--corpus'); ap.add_argument('--cache'); ap.add_argument('--workers', type=int, default=1)
@@ -110,7 +110,7 @@ def main():
     def save():
         rows.sort(key=lambda r: (r['what'], r['mb']))
         OUT.write_text(json.dumps(dict(
-            command=' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
+            command='; '.join(sorted({r['command'] for r in rows if 'command' in r})) or ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
             machine=f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with other jobs "
                     f"(load average {os.getloadavg()[0]:.1f} at the end), {platform.python_version()}",
             note="CPU numbers on a 2-core machine shared with other jobs (load average near 10 during the run): wall times are noisy "
@@ -119,6 +119,7 @@ def main():
                  "(250 MB and 1 GB not run). Tokenizer: Llama 3 (128,256 ids, uint32).",
             rows=rows), indent=1) + '\n')
     def put(row):
+        row['command'] = ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]])     # each row: the run that made it
         rows[:] = [r for r in rows if (r['what'], r['mb']) != (row['what'], row['mb'])] + [row]; save(); print(row, flush=True)
     for mb in a.sizes:
         corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
