@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
 from .core import AzllmError, Config, print0, loads_json
+from .data import expand_sources, is_url, source_format
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 
 # %% auto #0
@@ -31,7 +32,10 @@ def _convert(rows:list[dict], src:str) -> list[dict]:
     return [to_messages(r, f) for r, f in zip(rows, fmts)]
 
 def _jsonl_chats(path:Path) -> list[dict]:
-    out, raw = [], Path(path).read_bytes()
+    if is_url(path) or source_format(path)[1]:                  # S3 (any fsspec URL), or compressed: through fsspec
+        import fsspec
+        with fsspec.open(str(path), 'rb', compression=source_format(path)[1]) as f: out, raw = [], f.read()
+    else: out, raw = [], Path(path).read_bytes()
     if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a messages JSONL file")
     try: text = raw.decode('utf-8-sig')
     except UnicodeDecodeError as e:
@@ -67,6 +71,7 @@ def read_chats(src, # chat JSONL file(s) (messages, Alpaca or ShareGPT), a direc
     "Read chat examples: dicts with `messages` (Alpaca and ShareGPT converted), plus `where` (file:line) for error messages."
     out = []
     for s in [src] if isinstance(src, (str, Path)) else src:
+        if is_url(s): out += [c for f in expand_sources(s) for c in _jsonl_chats(f)]; continue
         p = Path(s)
         if p.is_dir() and ((p/'dataset_info.json').exists() or (p/'dataset_dict.json').exists() or (p/'state.json').exists()):
             out += _datasets_chats(p, split)

@@ -15,8 +15,8 @@ from .stages import stage, read_runs
 
 # %% auto #0
 __all__ = ['cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export', 'cmd_chat',
-           'preflight', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'build_parser', 'Renamed', 'renamed_value',
-           'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error', 'main']
+           'preflight', 'cmd_data', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'build_parser', 'Renamed',
+           'renamed_value', 'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error', 'main']
 
 # %% ../nbs/80_cli.ipynb #f70bc780
 def cmd_tokenizer(a):
@@ -149,7 +149,13 @@ def preflight(cfg, # a validated config of any stage
     data = list(cfg.train_data) if isinstance(cfg.train_data, list) else [cfg.train_data]
     data += list(cfg.valid_data) if isinstance(cfg.valid_data, list) else [cfg.valid_data] if cfg.valid_data else []
     for d in map(str, data):
-        if '://' in d or Path(d).exists(): continue
+        if '://' in d:                                     # a remote corpus is looked at now, not after the model has loaded
+            fs, path = require_fs(d)
+            try: there = fs.exists(path)
+            except Exception as e: raise AzllmError(f"data {d}: cannot be read ({type(e).__name__}: {str(e)[:120]}); check the URL and your credentials") from None
+            if not there: raise AzllmError(f"data {d}: no such file or folder (or no access to it); check the URL")
+            continue
+        if Path(d).exists(): continue
         if looks_local(d) or hub_offline():
             raise AzllmError(f"data {d}: no such file or directory" + ('' if looks_local(d) else
                              ", and the Hugging Face Hub cannot be reached to load it as a datasets name") +
@@ -162,6 +168,19 @@ def preflight(cfg, # a validated config of any stage
         raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
                          f"to train on a CPU, and this machine has {ram / 2**30:,.0f} GiB available (no CUDA GPU is visible): "
                          "run it on a GPU machine, or try the pipeline on a CPU with configs/cpt_tiny_*.yml")
+
+def cmd_data(a):
+    "`azllm data prepare CONFIG.yml`: tokenize a CPT config's train and valid data into the token cache, so that training starts at once."
+    from azllm.stages import read_runs
+    cfg = read_runs([a.config, *a.overrides])[0].config
+    if cfg.stage != 'cpt': raise AzllmError(f"{a.config}: data prepare tokenizes a CPT corpus (stage: cpt); this config is stage: {cfg.stage}")
+    preflight(cfg, gpus=1)                                 # paths and hub ids; not the memory check of a training run
+    from azllm.cpt import prepare_data, cpt_tokenizer
+    tok = cpt_tokenizer(cfg)
+    for split in ('train', 'valid'):
+        if getattr(cfg, f'{split}_data'):
+            entry, m = prepare_data(cfg, tok, split, progress=True)
+            print(f"{split}: {m['documents']:,} documents, {m['tokens']:,} tokens ({m['dtype']}) in {entry}")
 
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
@@ -223,6 +242,7 @@ def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
     config_flag(p, T, 'corpus', metavar='PATH')
     config_flag(p, T, 'output_dir', '--out', metavar='DIR')
     for k in ('overwrite', 'min_frequency', 'text_field', 'normalize', 'cyrillic'): config_flag(p, T, k, **({'metavar': 'N'} if k == 'min_frequency' else {}))
+    for k in ('sample_bytes', 'sample_seed'): config_flag(p, T, k, metavar='N')
     if 'vocab_size' in own:
         config_flag(p, T, 'vocab_size', required=True, metavar='N', why_lo='the 256 byte tokens and 256 special tokens take 512, and one merge one more')
     if 'base' in own: config_flag(p, T, 'base', metavar='DIR_OR_FILE')
@@ -285,6 +305,14 @@ def build_parser() -> argparse.ArgumentParser:
     from azllm.generate import Sampling
     for k, m in (('max_new_tokens', 'N'), ('temperature', 'T'), ('top_p', 'P')): config_flag(p, Sampling, k, metavar=m)
     p.set_defaults(func=cmd_chat)
+
+    d = sub.add_parser('data', help='prepare training data').add_subparsers(dest='action', metavar='ACTION', required=True)
+    p = d.add_parser('prepare', help="tokenize a CPT config's corpus into the token cache (on a CPU machine, before GPU time is spent)",
+                     description="Tokenize a CPT config's train_data and valid_data into the token cache (token_cache, $AZLLM_TOKEN_CACHE, "
+                     "or ~/.cache/azllm/tokens); `azllm train` on the same data and tokenizer then starts at once.")
+    p.add_argument('config', metavar='CONFIG.yml', help='a CPT run config')
+    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    p.set_defaults(func=cmd_data)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')
     p.add_argument('config', metavar='CONFIG.yml', help='an eval config (stage: eval); see configs/eval_tiny.yml')
@@ -421,7 +449,12 @@ def disk_error(e:BaseException, # any exception
 
 def main(argv:list[str]|None=None) -> int:
     "Entry point of the `azllm` command; returns the exit code."
-    a = build_parser().parse_args(argv)
+    ap = build_parser()
+    a, rest = ap.parse_known_args(argv)             # flags anywhere: `azllm train CONFIG --nproc 2 key=val` leaves key=val over
+    if rest:
+        dest = next((k for k in ('configs', 'overrides') if hasattr(a, k)), None)
+        if dest is None or any(r.startswith('-') for r in rest): ap.parse_args(argv)   # argparse's own one line, exit 2
+        setattr(a, dest, [*getattr(a, dest), *rest])
     try:
         rc = a.func(a)
     except AzllmError as e:

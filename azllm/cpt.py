@@ -6,19 +6,22 @@ Docs: https://azllm.github.io/azllm/cpt.html.md"""
 
 # %% ../nbs/31_cpt.ipynb #3158ecc1
 from __future__ import annotations
-import json
+import json, os, shutil, tempfile
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal, Optional, Union
 import torch
 from .core import AzllmError, atomic_dir, write_json
 from .tokenizer import load_tokenizer, resolve_tokenizer
 from .model import load_model, transfer_vocabulary, set_special_ids
-from .packing import tokenize_to_file, PackedTokens
+from .data import expand_sources, is_url
+from .packing import PackedTokens
+from .tokens import prepare_tokens, token_cache_dir
 from .runtime import Runtime
-from .trainer import TrainConfig, Trainer, run_training, inner_model, data_dir as node_data_dir
+from .trainer import TrainConfig, Trainer, run_training, inner_model, data_fingerprint, tokenizer_fingerprint, data_dir as node_data_dir
 
 # %% auto #0
-__all__ = ['CPTRun', 'prepare_model', 'freeze_backbone', 'full_state_dict', 'save_final', 'CPTTask', 'train']
+__all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'full_state_dict', 'save_final', 'data_workers',
+           'prepare_data', 'CPTTask', 'train']
 
 # %% ../nbs/31_cpt.ipynb #fb1c4bc6
 class CPTRun(TrainConfig):
@@ -29,6 +32,9 @@ class CPTRun(TrainConfig):
     text_field: str = 'text'                     # field/column of tabular sources
     doc_mask: bool = False                       # stop attention across document boundaries inside a window
     phase: Literal['embeddings', 'full'] = 'full'  # embeddings = train input embeddings + head only, backbone frozen
+    token_cache: Optional[str] = None            # folder of cached token shards (default $AZLLM_TOKEN_CACHE, else ~/.cache/azllm/tokens); share it between nodes
+    data_workers: Union[int, Literal['auto']] = 'auto'  # tokenizing processes per rank; auto = this rank's share of the cores for a corpus over 64 MB, else 1
+    data_timeout_min: Optional[float] = None     # how long a rank waits for the others to tokenize (None: 30 minutes, more for a big corpus)
 
 # %% ../nbs/31_cpt.ipynb #096fefdc
 def prepare_model(cfg:CPTRun) -> tuple:
@@ -50,6 +56,11 @@ def prepare_model(cfg:CPTRun) -> tuple:
         info['vocab_transfer'] = transfer_vocabulary(model, base_tok, tok)
     _check_seq_len(cfg, model)
     return model, tok, info
+
+def cpt_tokenizer(cfg:CPTRun):
+    "The tokenizer a run of `cfg` trains with, loaded without its model (what `prepare_model` picks)."
+    if cfg.model.startswith('preset:'): return load_tokenizer(resolve_tokenizer(cfg.tokenizer or cfg.base_tokenizer, cfg.model))
+    return load_tokenizer(cfg.tokenizer) if cfg.tokenizer else load_tokenizer(resolve_tokenizer(cfg.base_tokenizer, cfg.model))
 
 def _check_seq_len(cfg, model):
     if cfg.seq_len > model.config.max_position_embeddings:
@@ -79,6 +90,39 @@ def save_final(model, tok, out:str|Path, rt:Runtime) -> Path:
     rt.barrier()
     return Path(out)
 
+# %% ../nbs/31_cpt.ipynb #a25fa806
+def _cacheable(sources) -> bool:
+    "Whether every source is a file or URL whose content the fingerprint covers (a `datasets` name counts only by its name)."
+    return all(is_url(f) or Path(f).is_file() for f in expand_sources(sources))
+
+def data_workers(cfg:CPTRun, rt:Runtime, nbytes:int) -> int:
+    "Tokenizing processes on this rank: the configured number, or (auto) this rank's share of the cores for a corpus over 64 MB."
+    if cfg.data_workers != 'auto': return cfg.data_workers
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
+    return max(1, cores // (rt.local_world or rt.world)) if nbytes > 64 << 20 else 1
+
+def prepare_data(cfg:CPTRun, # the run config
+                 tok, # its tokenizer
+                 split:str='train', # train or valid
+                 rt:Runtime|None=None, # the processes preparing it together (default: this one)
+                 out:Path|None=None, # the run directory (for a `datasets` corpus, which is not cached across runs)
+                 fps:dict|None=None, # fingerprints already computed: data (of train_data), tokenizer
+                 progress:bool=True, # a bar with MB/s and ETA
+                ) -> tuple[Path, dict]:
+    "The token shards of `cfg`'s train or valid data: from the cache, or tokenized into it by every rank; (entry, manifest)."
+    rt, fps, src = rt or Runtime(), fps or {}, getattr(cfg, f'{split}_data')
+    def on_main(f): return rt.gather(f() if rt.main else None)[0]
+    dfp = fps.get('data') if split == 'train' and fps.get('data') else on_main(lambda: data_fingerprint(src))
+    def tok_fp():
+        d = Path(tempfile.mkdtemp(prefix='azllm-tokenizer-'))
+        try: tok.save_pretrained(d); return tokenizer_fingerprint(tok, d)
+        finally: shutil.rmtree(d, ignore_errors=True)
+    tfp = fps.get('tokenizer') or on_main(tok_fp)
+    root = token_cache_dir(cfg.token_cache) if _cacheable(src) or out is None else node_data_dir(Path(out), rt)/'tokens'
+    nbytes = sum(Path(f).stat().st_size for f in expand_sources(src) if not is_url(f) and Path(f).is_file())
+    return prepare_tokens(src, tok, dfp, tfp, root, rt, cfg.text_field, data_workers(cfg, rt, nbytes), progress,
+                          cfg.data_timeout_min * 60 if cfg.data_timeout_min else None)
+
 # %% ../nbs/31_cpt.ipynb #1f2d7c4a
 class CPTTask:
     "Continued pre-training on the shared engine."
@@ -91,14 +135,11 @@ class CPTTask:
         return model, tok, info
 
     def data(self, cfg:CPTRun, tok, out:Path, rt:Runtime) -> tuple:
-        data_dir = node_data_dir(out, rt)
-        if rt.local_main:
-            for split, src in [('train', cfg.train_data), ('valid', cfg.valid_data)]:
-                if src: write_json(tokenize_to_file(src, tok, data_dir/f'{split}.bin', cfg.text_field, progress=self.progress),
-                                   data_dir/f'{split}.json')
-        rt.barrier()
-        train = PackedTokens(data_dir/'train.bin', cfg.seq_len, tok.bos_token_id, doc_mask=cfg.doc_mask)
-        valid = PackedTokens(data_dir/'valid.bin', cfg.seq_len, tok.bos_token_id, keep_tail=True, doc_mask=cfg.doc_mask) if cfg.valid_data else None
+        fps = getattr(self, 'fingerprints', {})          # what the trainer already computed (train data, tokenizer)
+        entries = {split: prepare_data(cfg, tok, split, rt, out, fps, self.progress)[0]
+                   for split in ('train', 'valid') if getattr(cfg, f'{split}_data')}
+        train = PackedTokens(entries['train'], cfg.seq_len, tok.bos_token_id, doc_mask=cfg.doc_mask)
+        valid = PackedTokens(entries['valid'], cfg.seq_len, tok.bos_token_id, keep_tail=True, doc_mask=cfg.doc_mask) if cfg.valid_data else None
         return train, valid
 
     def save_final(self, trainer:Trainer, out:Path): save_final(trainer.eng.model, trainer.tok, out, trainer.rt)

@@ -538,7 +538,7 @@ def cached_reference(trainer:Trainer, # the DPO trainer, engine built
     cfg, rt = trainer.cfg, trainer.rt
     key = reference_key(cfg, trainer.task.base, rows)
     meta = rows/'reference.json'
-    hit = meta.is_file() and json.loads(meta.read_text()).get('key') == key and (rows/'reference.npy').is_file()
+    hit = meta.is_file() and (loads_json(meta.read_text(), meta) or {}).get('key') == key and (rows/'reference.npy').is_file()
     hit = all(rt.gather(hit))                                  # every process decides the same
     if hit: data.attach_reference(np.load(rows/'reference.npy')); return False
     ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16, cfg.head_chunk)

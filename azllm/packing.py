@@ -6,18 +6,18 @@ Docs: https://azllm.github.io/azllm/packing.html.md"""
 
 # %% ../nbs/02_packing.ipynb #34386cc3
 from __future__ import annotations
-import math
+import json, math
 from pathlib import Path
 import numpy as np
 import torch
 from tqdm import tqdm
 from fastcore.basics import patch
-from .core import AzllmError
+from .core import AzllmError, loads_json
 from .data import read_documents
 
 # %% auto #0
-__all__ = ['tokenize_to_file', 'PackedTokens', 'doc_positions', 'collate', 'WindowOrder', 'pack_rows', 'PackedRows',
-           'token_byte_lengths']
+__all__ = ['tokenize_to_file', 'JoinedTokens', 'token_files', 'PackedTokens', 'doc_positions', 'collate', 'WindowOrder',
+           'pack_rows', 'PackedRows', 'token_byte_lengths']
 
 # %% ../nbs/02_packing.ipynb #46a5722e
 def tokenize_to_file(sources, # corpus: files, directories or `datasets` names
@@ -53,15 +53,40 @@ def tokenize_to_file(sources, # corpus: files, directories or `datasets` names
     return dict(documents=n_docs, tokens=n_tok, bytes=n_bytes)
 
 # %% ../nbs/02_packing.ipynb #b1d2628b
+class JoinedTokens:
+    "Token files read as one array (memory-mapped): `len` and slicing across file boundaries."
+    def __init__(self, files:list, # `(path, dtype)` of each file, in order
+                ):
+        self.parts = [np.memmap(f, dtype=dt, mode='r') for f, dt in files if Path(f).stat().st_size]   # (numpy cannot map an empty file)
+        self.starts = np.cumsum([0] + [len(p) for p in self.parts])
+
+    def __len__(self): return int(self.starts[-1])
+
+    def __getitem__(self, s:slice) -> np.ndarray:
+        a, b, _ = s.indices(len(self))
+        i = max(0, int(np.searchsorted(self.starts, a, side='right')) - 1)
+        out = []
+        while a < b and i < len(self.parts):
+            lo = a - self.starts[i]; hi = min(b - self.starts[i], len(self.parts[i]))
+            out.append(self.parts[i][lo:hi]); a += hi - lo; i += 1
+        return np.concatenate(out) if len(out) != 1 else out[0]
+
+def token_files(path:str|Path) -> list:
+    "`(file, dtype)` of a token file (uint32), or of every shard of a folder of shards (its `manifest.json` says which, in order, and their dtype)."
+    path = Path(path)
+    if not path.is_dir(): return [(path, np.uint32)]
+    m = loads_json((path/'manifest.json').read_text(), path/'manifest.json')
+    return [(path/s['file'], np.dtype(m['dtype'])) for s in m['shards']]
+
 class PackedTokens:
-    "Fixed windows of `seq_len` (+1 for the shifted labels) over a flat token file."
-    def __init__(self, path:str|Path, # `.bin` file written by `tokenize_to_file`
+    "Fixed windows of `seq_len` (+1 for the shifted labels) over a flat token file or a folder of token shards."
+    def __init__(self, path:str|Path, # `.bin` file written by `tokenize_to_file`, or a folder of shards (`azllm.tokens.prepare_tokens`)
                  seq_len:int, # tokens per window
                  bos_id:int, # id of `<|begin_of_text|>`
                  keep_tail:bool=False, # also a last, shorter window with the leftover tokens (validation: every token scored)
                  doc_mask:bool=False, # batches carry document-local position ids
                 ):
-        self.tokens = np.memmap(path, dtype=np.uint32, mode='r')
+        self.tokens = JoinedTokens(token_files(path))
         self.seq_len, self.bos_id, self.doc_mask = seq_len, bos_id, doc_mask
         full, rest = divmod(len(self.tokens) - 1, seq_len)
         self.n = full + (1 if keep_tail and rest else 0)

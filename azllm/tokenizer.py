@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/tokenizer.html.md"""
 
 # %% ../nbs/10_tokenizer.ipynb #3a6bb9d9
 from __future__ import annotations
-import heapq, json, os, sys, tempfile
+import hashlib, heapq, json, os, sys, tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Iterable, Literal, Optional
@@ -15,14 +15,14 @@ from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from pydantic import Field
 from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
-from .data import read_documents
+from .data import read_documents, expand_sources, is_url
 
 # %% auto #0
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer',
            'custom_code_refused', 'load_tokenizer', 'check_vocab_size', 'size_shortfall', 'train_tokenizer',
            'extend_tokenizers', 'extend_tokenizer', 'save_tokenizer', 'has_tokenizer', 'resolve_tokenizer',
-           'TokenizerRun', 'tokenizer_sizes', 'run_tokenizer', 'FertilityRun']
+           'TokenizerRun', 'tokenizer_sizes', 'corpus_bytes', 'sample_documents', 'run_tokenizer', 'FertilityRun']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -296,6 +296,8 @@ class TokenizerRun(Config):
     text_field: str = 'text'                  # text field of JSONL/Parquet/CSV sources
     normalize: bool = True                    # Azerbaijani normalization (NFC, schwa unification)
     cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani to Latin
+    sample_bytes: Optional[int] = Field(None, gt=0)  # train on a reproducible sample of about this many bytes of the corpus (bounded memory); None = all of it
+    sample_seed: int = 0                      # which sample: a document is in it by a hash of its text and this seed
     overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
 
 def tokenizer_sizes(cfg:TokenizerRun, # the run config
@@ -311,11 +313,31 @@ def tokenizer_sizes(cfg:TokenizerRun, # the run config
         msg = size_shortfall(cfg.add, len(tok) - base_size, cfg.min_frequency, add=True)
     return d | dict(min_frequency=cfg.min_frequency) | (dict(shortfall=msg) if msg else {})
 
+def corpus_bytes(sources) -> int:
+    "Bytes of a corpus as stored (local files by their size, remote objects by their listing; a `datasets` name counts 0)."
+    from azllm.core import require_fs
+    n = 0
+    for f in expand_sources(sources):
+        if is_url(f): fs, path = require_fs(f); n += fs.info(path).get('size') or 0
+        elif Path(f).is_file(): n += Path(f).stat().st_size
+    return n
+
+def sample_documents(docs:Iterable[str], # the corpus, streamed
+                     rate:float, # fraction of documents to keep (by bytes, on average)
+                     seed:int=0, # which sample
+                    ) -> Iterable[str]:
+    "A reproducible sample of a stream: a document is in it when a hash of its text and `seed` falls below `rate` (the same corpus gives the same sample in any order)."
+    if rate >= 1: yield from docs; return
+    cut, key = int(rate * 2**64), seed.to_bytes(8, 'little')
+    for d in docs:
+        if int.from_bytes(hashlib.blake2b(d.encode('utf-8'), digest_size=8, key=key).digest(), 'little') < cut: yield d
+
 def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     "Train or extend a tokenizer as `cfg` says; write it and the resolved config to `cfg.output_dir`."
     check_apart(cfg.output_dir, [*cfg.corpus, cfg.base])
     check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
-    docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)
+    docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)   # streamed: read once
+    if cfg.sample_bytes and (total := corpus_bytes(cfg.corpus)): docs = sample_documents(docs, cfg.sample_bytes / total, cfg.sample_seed)
     base_size = None
     if cfg.method == 'custom':
         check_vocab_size(cfg.vocab_size)                 # fail before reading the corpus
@@ -324,7 +346,7 @@ def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     else:
         base = load_tokenizer(cfg.base)
         tok, base_size = extend_tokenizer(base, docs, cfg.add, cfg.min_frequency), len(base)
-    out = save_tokenizer(tok, cfg.output_dir, {'method': cfg.method, 'corpus': cfg.corpus, **tokenizer_sizes(cfg, tok, base_size)},
+    out = save_tokenizer(tok, cfg.output_dir, {'method': cfg.method, 'corpus': cfg.corpus, 'sample_bytes': cfg.sample_bytes, **tokenizer_sizes(cfg, tok, base_size)},
                          cfg.overwrite, cfg)
     return out
 

@@ -449,14 +449,20 @@ def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
     norm = lambda v: list(v) if isinstance(v, tuple) else v
     return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys if k in new and k in old and norm(old.get(k)) != norm(new.get(k))]
 
-def data_fingerprint(sources:list[str], # train_data entries: files, directories, or dataset names
+def data_fingerprint(sources:list[str], # train_data entries: files, directories, URLs, or dataset names
                     ) -> str:
-    "SHA-256 over the size and content of every local file of `sources` (a dataset name counts by its name)."
+    "SHA-256 over the size and content of every local file of `sources` (a remote object counts by its size and ETag, a dataset name by its name)."
     h = hashlib.sha256()
     for s in sources:
+        h.update(f'{s}\0'.encode())
+        if '://' in str(s):
+            fs, root = require_fs(s)
+            for f in sorted(fs.find(root)) if fs.isdir(root) else [root]:
+                i = fs.info(f)
+                h.update(f"{f}\0{i.get('size')}\0{i.get('ETag') or i.get('etag') or i.get('md5') or i.get('mtime') or i.get('LastModified')}\0".encode())
+            continue
         p = Path(s)
         files = [p] if p.is_file() else sorted(f for f in p.rglob('*') if f.is_file()) if p.is_dir() else []
-        h.update(f'{s}\0'.encode())
         for f in files:
             h.update(f'{f.relative_to(p) if f != p else ""}\0{f.stat().st_size}\0'.encode())
             with open(f, 'rb') as fh:
@@ -598,6 +604,7 @@ def setup(self:Trainer):
     if rt.main:
         save_config(cfg, out/'azllm_config.yml')
         shutil.copytree(saved, out/'tokenizer', dirs_exist_ok=True); shutil.rmtree(saved, ignore_errors=True)
+    self.task.fingerprints = dict(data=self.data_fp, tokenizer=self.tok_fp)    # a task that caches its data keys it by them
     self.train_data, self.valid_data = self.task.data(cfg, self.tok, out, rt)
     rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens

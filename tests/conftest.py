@@ -1,6 +1,10 @@
-import subprocess, sys
+import os, subprocess, sys, tempfile
 from pathlib import Path
 import pytest
+
+# Runs tokenize into a token cache (azllm.tokens): the tests' own, never the user's ~/.cache/azllm/tokens.
+# Shared by the session and the processes it starts (they inherit the environment).
+os.environ.setdefault('AZLLM_TOKEN_CACHE', tempfile.mkdtemp(prefix='azllm-test-tokens-'))
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT/'data_samples'

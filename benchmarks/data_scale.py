@@ -1,0 +1,146 @@
+"""Data preparation at corpus scale, on CPU: `azllm.tokens.prepare_tokens` against the tokenizers library's own
+`encode_batch_fast`, on 1 and 2 processes, a second start from the cache, peak memory against corpus size, and BPE
+tokenizer training memory (and fertility) with and without `sample_bytes`.
+
+    nice python benchmarks/data_scale.py --sizes 50 250            # MB of synthetic Azerbaijani text, made in /tmp
+
+Each measurement runs in a process of its own (peak RSS is that process's, workers included). The corpora are synthetic
+(the bundled corpus's words, plus new words made from its stems and Azerbaijani suffixes, more of them the bigger the
+corpus, Zipf-distributed, in blank-line documents); they are written to /tmp and never committed.
+Results: benchmarks/results/data_scale.json (rows, the command, the machine)."""
+import argparse, json, os, platform, resource, subprocess, sys, tempfile, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT/'benchmarks'/'results'/'data_scale.json'
+SUFFIXES = ['lar', 'lər', 'da', 'də', 'dan', 'dən', 'ın', 'in', 'un', 'ün', 'ı', 'i', 'a', 'ə', 'la', 'lə', 'dır', 'dir',
+            'ımız', 'imiz', 'sı', 'si', 'nın', 'nin', 'mış', 'miş', 'acaq', 'əcək', 'lıq', 'lik', 'çı', 'çi']
+
+
+def make_corpus(path:Path, mb:int, seed:int=0, vocab_mb:int|None=None):
+    "A synthetic Azerbaijani corpus of `mb` MB whose vocabulary grows with its size (`vocab_mb`: the size whose vocabulary to use; `seed`: which text)."
+    import numpy as np
+    from azllm.data import read_documents, find_data_samples
+    if path.exists() and path.stat().st_size >= mb * 10**6: return path
+    words = sorted({w for d in read_documents(find_data_samples()/'az_train.txt') for w in d.split()})
+    rng = np.random.default_rng(0)                               # the vocabulary: the same for every seed
+    n_new = int(20_000 * ((vocab_mb or mb) / 50) ** 0.6)                       # vocabulary grows with the corpus, as a real one does
+    stems = [w.strip('.,;:!?«»"()') for w in words if len(w) > 3]
+    new = [stems[i] + ''.join(SUFFIXES[j] for j in rng.integers(0, len(SUFFIXES), rng.integers(1, 4)))
+           for i in rng.integers(0, len(stems), n_new)]
+    vocab = np.array(words + new, dtype=object)
+    p = 1 / np.arange(1, len(vocab) + 1) ** 1.05; p /= p.sum()
+    rng.shuffle(vocab)
+    cdf = np.cumsum(p)
+    rng = np.random.default_rng(seed + 1)                        # the text
+    with open(path, 'w', encoding='utf-8') as f:
+        written = 0
+        while written < mb * 10**6:
+            idx = np.searchsorted(cdf, rng.random(500_000))
+            ws = vocab[np.minimum(idx, len(vocab) - 1)]
+            lens = rng.integers(40, 400, 2000)                     # words per document
+            out, i = [], 0
+            for n in lens:
+                if i + n > len(ws): break
+                out.append(' '.join(ws[i:i + n]) + '.'); i += n
+            text = '\n\n'.join(out) + '\n\n'
+            f.write(text); written += len(text.encode('utf-8'))
+    return path
+
+
+def usage() -> dict:
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return dict(cpu_s=s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime, peak_mb=max(s.ru_maxrss, c.ru_maxrss) / 1024)
+
+
+def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
+    "One measurement in this process (run by the parent as a child)."
+    os.environ['TOKENIZERS_PARALLELISM'] = 'false'                # one core per process, for raw and prepare alike
+    from azllm.tokenizer import load_tokenizer
+    t0, u0 = time.perf_counter(), usage()
+    if kind == 'raw':
+        tok = load_tokenizer().backend_tokenizer
+        u0, t0, n = usage(), time.perf_counter(), 0
+        with open(corpus, encoding='utf-8') as f:
+            while chunk := f.read(4 << 20):
+                chunk += f.readline()
+                n += sum(len(e.ids) for e in tok.encode_batch_fast([d for d in chunk.split('\n\n') if d.strip()], add_special_tokens=False))
+        res = dict(tokens=n)
+    elif kind in ('prepare', 'second'):
+        from azllm.tokens import prepare_tokens
+        from azllm.trainer import data_fingerprint
+        from azllm.packing import PackedTokens
+        tok = load_tokenizer()
+        u0, t0 = usage(), time.perf_counter()
+        entry, m = prepare_tokens(corpus, tok, data_fingerprint([corpus]), 'llama3', cache, workers=workers)
+        PackedTokens(entry, 2048, tok.bos_token_id).batch([0, 1])   # what the first step reads
+        res = dict(tokens=m['tokens'])
+    elif kind == 'bpe':
+        from azllm.data import read_documents
+        from azllm.tokenizer import train_tokenizer, sample_documents, corpus_bytes
+        sample = int(extra) if extra else None
+        docs = read_documents(corpus)
+        if sample: docs = sample_documents(docs, sample / corpus_bytes([corpus]))
+        tok = train_tokenizer(docs, 32_000, quiet=True)
+        held = Path(corpus).with_suffix('.held.txt')
+        text = held.read_text(encoding='utf-8')
+        res = dict(fertility=len(tok(text, add_special_tokens=False)['input_ids']) / len(text.split()))
+    u = usage()
+    return dict(res, wall_s=time.perf_counter() - t0, cpu_s=u['cpu_s'] - u0['cpu_s'], peak_mb=u['peak_mb'])
+
+
+def child(kind, corpus, cache='', workers=1, extra='') -> dict:
+    r = subprocess.run([sys.executable, __file__, '--one', kind, '--corpus', str(corpus), '--cache', str(cache), '--workers', str(workers),
+                        '--extra', str(extra)], capture_output=True, text=True, env={**os.environ, 'OMP_NUM_THREADS': '1'})
+    if r.returncode: raise SystemExit(r.stderr[-3000:])
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--sizes', type=int, nargs='*', default=[50, 250])
+    ap.add_argument('--bpe-sizes', type=int, nargs='*', default=[50])
+    ap.add_argument('--sample-mb', type=int, default=10)
+    ap.add_argument('--one'); ap.add_argument('--corpus'); ap.add_argument('--cache'); ap.add_argument('--workers', type=int, default=1)
+    ap.add_argument('--extra', default='')
+    a = ap.parse_args()
+    if a.one: print(json.dumps(one(a.one, a.corpus, a.cache, a.workers, a.extra))); return
+    tmp = Path(tempfile.gettempdir())/'azllm-data-scale'; tmp.mkdir(exist_ok=True)
+    rows = json.loads(OUT.read_text())['rows'] if OUT.exists() else []
+    def save():
+        rows.sort(key=lambda r: (r['what'], r['mb']))
+        OUT.write_text(json.dumps(dict(
+            command='; '.join(sorted({r['command'] for r in rows if 'command' in r})) or ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
+            machine=f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with other jobs "
+                    f"(load average {os.getloadavg()[0]:.1f} at the end), {platform.python_version()}",
+            note="CPU numbers on a 2-core machine shared with other jobs (load average near 10 during the run): wall times are noisy "
+                 "and the 2-process speed-up is bounded by the cores other jobs leave; MB per CPU-second is the steadier figure. "
+                 "Run at normal priority (under nice it got a few percent of a core); only the 50 MB corpus fit the session's time "
+                 "(250 MB and 1 GB not run). Tokenizer: Llama 3 (128,256 ids, uint32).",
+            rows=rows), indent=1) + '\n')
+    def put(row):
+        row['command'] = ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]])     # each row: the run that made it
+        rows[:] = [r for r in rows if (r['what'], r['mb']) != (row['what'], row['mb'])] + [row]; save(); print(row, flush=True)
+    for mb in a.sizes:
+        corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
+        size = corpus.stat().st_size / 1e6
+        raw = child('raw', corpus)
+        cache = Path(tempfile.mkdtemp(dir=tmp))
+        p1 = child('prepare', corpus, cache/'w1', 1)
+        p2 = child('prepare', corpus, cache/'w2', 2)
+        again = child('second', corpus, cache/'w1', 1)
+        put(dict(what='prepare', mb=round(size), raw_mb_per_cpu_s=size / raw['cpu_s'], prepare_mb_per_cpu_s=size / p1['cpu_s'],
+                 ratio_to_raw=raw['cpu_s'] / p1['cpu_s'], wall_1_s=p1['wall_s'], wall_2_s=p2['wall_s'], speedup_2=p1['wall_s'] / p2['wall_s'],
+                 second_start_s=again['wall_s'], peak_mb_1=p1['peak_mb'], peak_mb_2=p2['peak_mb'], tokens=p1['tokens']))
+        subprocess.run(['rm', '-rf', str(cache)])
+    for mb in a.bpe_sizes:
+        corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
+        held = corpus.with_suffix('.held.txt')
+        if not held.exists(): make_corpus(held, 1, seed=1, vocab_mb=mb)
+        full, samp = child('bpe', corpus), child('bpe', corpus, extra=a.sample_mb * 10**6)
+        put(dict(what='tokenizer', mb=round(corpus.stat().st_size / 1e6), peak_mb_full=full['peak_mb'], peak_mb_sample=samp['peak_mb'],
+                 sample_mb=a.sample_mb, fertility_full=full['fertility'], fertility_sample=samp['fertility'],
+                 wall_full_s=full['wall_s'], wall_sample_s=samp['wall_s']))
+
+
+if __name__ == '__main__': main()

@@ -1,0 +1,198 @@
+"""The token cache (azllm.tokens) through the command a user runs: hit, miss, invalidation, a SIGKILL while shards are
+written, two runs at once, two gloo ranks that encode together, S3 and compressed corpora, a mixed folder, flags after the config."""
+import bz2, gzip, json, lzma, os, signal, subprocess, sys, textwrap, time
+from pathlib import Path
+import numpy as np
+import pytest
+import yaml
+from conftest import DATA, azllm_in, _free_port
+from test_engine import write_cfg, sft_files  # noqa: F401 (a fixture)
+from azllm.core import AzllmError
+
+pytestmark = pytest.mark.usefixtures('one_thread')
+
+
+def entries(cache):
+    "Complete entries of a cache folder (a staging folder or a lock is none)."
+    return sorted(p.name for p in Path(cache).iterdir() if p.is_dir() and not p.name.startswith('.'))
+
+
+def reference(corpus, tok_dir):
+    "What one process writes, by transformers' own call on every document: the tokens the shards must equal."
+    from azllm.data import read_documents
+    from azllm.tokenizer import load_tokenizer
+    tok = load_tokenizer(str(tok_dir))
+    out = []
+    for ids in tok(list(read_documents(corpus)), add_special_tokens=False)['input_ids']: out += [tok.bos_token_id, *ids, tok.eos_token_id]
+    return np.asarray(out, dtype=np.int64)
+
+
+def shard_tokens(entry):
+    from azllm.packing import JoinedTokens, token_files
+    t = JoinedTokens(token_files(entry))
+    return np.asarray(t[0:len(t)], dtype=np.int64)
+
+
+def cpt(tmp_path, tok, name, cache, **kw):
+    kw = {'max_steps': 1, 'save_every': 1, 'valid_data': [], 'token_cache': str(cache), **kw}
+    return write_cfg(tmp_path/f'{name}.yml', tok, tmp_path/name, **kw)
+
+
+def test_cache_hit_miss_and_invalidation(tmp_path, small_tokenizer, monkeypatch):
+    "A second run, a resume and `data prepare` on the same corpus and tokenizer tokenize nothing; a changed byte of the corpus or a changed tokenizer misses."
+    import azllm.tokens
+    cache, corpus = tmp_path/'cache', tmp_path/'c.txt'
+    corpus.write_bytes((DATA/'az_valid.txt').read_bytes())
+    r = azllm_in('train', cpt(tmp_path, small_tokenizer, 'a', cache, train_data=[str(corpus)]))
+    assert r.returncode == 0, r.stderr
+    assert len(entries(cache)) == 1
+    assert np.array_equal(shard_tokens(cache/entries(cache)[0]), reference(corpus, small_tokenizer))
+    def no(*a, **k): raise AssertionError('tokenized again')
+    with monkeypatch.context() as m:
+        m.setattr(azllm.tokens, 'encode_slices', no)
+        for args in (('train', cpt(tmp_path, small_tokenizer, 'b', cache, train_data=[str(corpus)])),       # another run
+                     ('train', tmp_path/'a.yml', 'max_steps=2', 'resume_with_changes=true'),                 # a resume
+                     ('data', 'prepare', tmp_path/'b.yml')):
+            r = azllm_in(*args)
+            assert r.returncode == 0, (args, r.stderr)
+    assert len(entries(cache)) == 1
+    corpus.write_bytes(corpus.read_bytes().replace('ə'.encode(), 'e'.encode(), 1))       # one character changed, same file name
+    assert azllm_in('train', cpt(tmp_path, small_tokenizer, 'c', cache, train_data=[str(corpus)])).returncode == 0
+    assert len(entries(cache)) == 2
+    from azllm.tokenizer import load_tokenizer
+    other = load_tokenizer(str(small_tokenizer)); other.add_tokens(['bakıdakı']); other.save_pretrained(tmp_path/'tok2')
+    assert azllm_in('train', cpt(tmp_path, tmp_path/'tok2', 'd', cache, train_data=[str(corpus)])).returncode == 0
+    assert len(entries(cache)) == 3
+    assert (json.loads((cache/entries(cache)[0]/'manifest.json').read_text())['dtype']) == 'uint16'     # 4,000 tokens fit
+
+
+PREPARE = textwrap.dedent('''
+    import sys
+    from azllm.tokenizer import load_tokenizer
+    from azllm.tokens import prepare_tokens
+    from azllm.runtime import Runtime
+    if __name__ == '__main__':             # worker processes are spawned: they import this file again
+        tok = load_tokenizer(sys.argv[2])
+        rt = Runtime.from_env(cuda=False).start()
+        entry, m = prepare_tokens(sys.argv[1], tok, 'data-fp', 'tok-fp', sys.argv[3], rt, workers=int(sys.argv[4]), slice_bytes=int(sys.argv[5]))
+        print('ENTRY', entry, sorted({s['rank'] for s in m['shards']}), len(m['shards']))
+        rt.close()
+''')
+
+
+@pytest.fixture(scope='module')
+def big_corpus(tmp_path_factory):
+    "About 3 MB of the bundled corpus: long enough to kill a process mid-way."
+    p = tmp_path_factory.mktemp('big')/'big.txt'
+    p.write_bytes((DATA/'az_train.txt').read_bytes() * 4)
+    return p
+
+
+def run_prepare(tmp_path, corpus, tok, cache, workers=1, slice_bytes=16 << 20, popen=False, torchrun=False):
+    script = tmp_path/'prepare.py'; script.write_text(PREPARE)
+    cmd = [sys.executable, '-m', 'torch.distributed.run', '--nproc_per_node', '2', '--master_port', str(_free_port())] if torchrun else [sys.executable]
+    cmd += [str(script), str(corpus), str(tok), str(cache), str(workers), str(slice_bytes)]
+    env = {**os.environ, 'OMP_NUM_THREADS': '1'}
+    if popen: return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout
+
+
+@pytest.mark.slow
+def test_sigkill_while_writing_shards_then_the_same_command(tmp_path, small_tokenizer, big_corpus):
+    "A SIGKILL while shards are written leaves no entry that looks complete; the same command then writes the right one and clears the debris."
+    cache = tmp_path/'cache'
+    p = run_prepare(tmp_path, big_corpus, small_tokenizer, cache, slice_bytes=200_000, popen=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list(cache.glob('.tmp-*/shard-00001.bin')): time.sleep(0.02)
+    assert p.poll() is None, p.communicate()[1][-2000:]
+    p.send_signal(signal.SIGKILL); p.wait()
+    assert list(cache.glob('.tmp-*')) and entries(cache) == []       # half-written: a staging folder, never an entry
+    out = run_prepare(tmp_path, big_corpus, small_tokenizer, cache, slice_bytes=200_000)
+    assert entries(cache) and not list(cache.glob('.tmp-*'))
+    assert np.array_equal(shard_tokens(out.split('ENTRY ')[1].split()[0]), reference(big_corpus, small_tokenizer))
+
+
+@pytest.mark.slow
+def test_two_runs_at_once_do_the_work_once(tmp_path, small_tokenizer, big_corpus):
+    "Two processes preparing the same corpus at the same moment: one tokenizes, the other waits on the lock and reads its entry."
+    cache = tmp_path/'cache'
+    ps = [run_prepare(tmp_path, big_corpus, small_tokenizer, cache, slice_bytes=500_000, popen=True) for _ in range(2)]
+    outs = [p.communicate() for p in ps]
+    assert all(p.returncode == 0 for p in ps), [o[1][-2000:] for o in outs]
+    assert len(entries(cache)) == 1 and not list(cache.glob('.tmp-*'))
+    assert sum('waiting for another process' in o[0] + o[1] for o in outs) == 1, outs
+    assert np.array_equal(shard_tokens(cache/entries(cache)[0]), reference(big_corpus, small_tokenizer))
+
+
+@pytest.mark.slow
+def test_two_gloo_ranks_and_two_workers_equal_one_process(tmp_path, small_tokenizer, big_corpus):
+    "Both ranks of a 2-process gloo run encode their slices (and so do 2 worker processes of one rank); the joined shards equal one process's tokens."
+    ref = reference(big_corpus, small_tokenizer)
+    out = run_prepare(tmp_path, big_corpus, small_tokenizer, tmp_path/'c2', slice_bytes=300_000, torchrun=True)
+    line = next(l for l in out.splitlines() if l.startswith('ENTRY'))
+    assert '[0, 1]' in line and int(line.split()[-1]) > 4, line               # both ranks wrote shards
+    assert np.array_equal(shard_tokens(line.split()[1]), ref)
+    out = run_prepare(tmp_path, big_corpus, small_tokenizer, tmp_path/'w2', workers=2, slice_bytes=300_000)
+    assert np.array_equal(shard_tokens(out.split('ENTRY ')[1].split()[0]), ref)
+
+
+@pytest.mark.parametrize('ext', ['gz', 'zst', 'bz2', 'xz'])
+def test_each_compression_format_gives_the_plain_tokens(tmp_path, small_tokenizer, ext):
+    import zstandard
+    from azllm.tokens import prepare_tokens
+    from azllm.tokenizer import load_tokenizer
+    pack = dict(gz=gzip.compress, zst=zstandard.compress, bz2=bz2.compress, xz=lzma.compress)[ext]
+    f = tmp_path/f'c.txt.{ext}'; f.write_bytes(pack((DATA/'az_valid.txt').read_bytes()))
+    entry, _ = prepare_tokens(f, load_tokenizer(str(small_tokenizer)), ext, 't', tmp_path/'cache')
+    assert np.array_equal(shard_tokens(entry), reference(DATA/'az_valid.txt', small_tokenizer))
+
+
+def test_a_mixed_folder_trains_on_every_file_and_refuses_one_it_cannot_read(tmp_path, small_tokenizer):
+    "10 .txt and 3 .txt.gz files: all 13 are read (before, the 3 were skipped in silence); a .txt.gzip among them is an error that names it."
+    from azllm.data import read_documents
+    docs = list(read_documents(DATA/'az_valid.txt'))
+    d = tmp_path/'corpus'; d.mkdir()
+    for i in range(13):
+        text = '\n\n'.join(docs[i::13]) + '\n'
+        if i < 10: (d/f'{i:02d}.txt').write_text(text)
+        else: (d/f'{i:02d}.txt.gz').write_bytes(gzip.compress(text.encode()))
+    assert len(list(read_documents(d))) == len(docs)
+    r = azllm_in('train', cpt(tmp_path, small_tokenizer, 'mixed', tmp_path/'cache', train_data=[str(d)]))
+    assert r.returncode == 0, r.stderr
+    (d/'13.txt.gzip').write_bytes(b'x')
+    r = azllm_in('train', cpt(tmp_path, small_tokenizer, 'mixed2', tmp_path/'cache', train_data=[str(d)]))
+    assert r.returncode == 2 and '13.txt.gzip' in r.stderr and r.stderr.count('\n') == 1, r.stderr
+
+
+def test_s3_corpus_for_cpt_sft_and_tokenizer_training(tmp_path, small_tokenizer, s3_server, sft_files):
+    "train_data on S3 (a compressed file in a folder) for CPT, SFT and tokenizer training; a missing object is refused before the model loads."
+    s3_server.fs.pipe(f'{s3_server.bucket}/corpus/a.txt.gz', gzip.compress((DATA/'az_valid.txt').read_bytes()))
+    s3_server.fs.pipe(f'{s3_server.bucket}/sft/train.jsonl', (sft_files/'train.jsonl').read_bytes())
+    cache = tmp_path/'cache'
+    r = azllm_in('train', cpt(tmp_path, small_tokenizer, 's3cpt', cache, train_data=[f'{s3_server.url}/corpus/']))
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(shard_tokens(cache/entries(cache)[0]), reference(DATA/'az_valid.txt', small_tokenizer))
+    from test_engine import write_sft
+    r = azllm_in('train', write_sft(tmp_path/'sft.yml', small_tokenizer, tmp_path/'s3sft', sft_files, train_data=f'{s3_server.url}/sft/train.jsonl',
+                                    max_steps=1, save_every=1, eval_every=0, valid_data=None))
+    assert r.returncode == 0, r.stderr
+    r = azllm_in('tokenizer', 'train', '--corpus', f'{s3_server.url}/corpus/a.txt.gz', '--vocab-size', '800', '--out', tmp_path/'s3tok')
+    assert r.returncode == 0 and (tmp_path/'s3tok'/'tokenizer.json').is_file(), r.stderr
+    import azllm.cpt
+    def no(*a, **k): raise AssertionError('the model loaded')
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(azllm.cpt, 'prepare_model', no)
+        r = azllm_in('train', cpt(tmp_path, small_tokenizer, 's3missing', cache, train_data=[f'{s3_server.url}/no-such.txt']))
+    assert r.returncode == 2 and 'no-such.txt: no such file' in r.stderr, r.stderr
+
+
+def test_flags_after_the_config(capsys):
+    from azllm.cli import main
+    cfg = str(Path(__file__).resolve().parent.parent/'configs'/'cpt_tiny_phase1.yml')
+    assert main(['train', cfg, '--nproc', '2', 'max_steps=3', '--dry-run']) == 0
+    out = capsys.readouterr().out
+    assert '--nproc_per_node' in out and 'max_steps=3' in out, out
+    with pytest.raises(SystemExit) as e: main(['train', cfg, '--no-such-flag'])
+    assert e.value.code == 2
