@@ -620,6 +620,68 @@ def test_real_full_or_read_only_disk_in_training(box, tiny_disk, small_tokenizer
     if how == 'read-only': subprocess.run(['mount', '-o', 'remount,rw', str(tiny_disk)], check=True)
 
 
+def _dpo_on(box, small, **kw):
+    import yaml
+    lines = lambda f, n: ''.join((DATA/'dpo'/f).read_text(encoding='utf-8').splitlines(keepends=True)[:n])
+    write(box, 'pairs.jsonl', lines('train.jsonl', 8))
+    cfg = {**dict(stage='dpo', output_dir='runs/dpo', model='preset:llama-tiny', tokenizer=str(small), train_data='pairs.jsonl',
+                  seq_len=1024, micro_batch=2, max_steps=1, save_every=1, warmup_steps=0, lora_r=2, tensorboard=False), **kw}
+    return write(box, 'dpo.yml', yaml.safe_dump(cfg))
+
+
+@pytest.mark.parametrize('stage', ['cpt', 'dpo'])
+def test_a_full_disk_during_a_checkpoint_leaves_nothing_behind(box, tiny_disk, small_tokenizer, monkeypatch, stage):
+    """checkpoint_dir on a disk that fills up as the first checkpoint is written: one line, exit 2, and the disk holds what it
+    held before: `.step_000001.tmp` with its shard and the checkpoints directory's marker were left there (CPT and DPO alike;
+    found by filling a tmpfs at Trainer.save), and the run directory, which has no checkpoint to resume from, is gone too."""
+    from azllm.trainer import Trainer
+    cfg = (_cpt_on if stage == 'cpt' else _dpo_on)(box, small_tokenizer, checkpoint_dir=str(tiny_disk/'ck'))
+    real = Trainer.save
+    def full(*a, **k): fill(tiny_disk); return real(*a, **k)
+    monkeypatch.setattr(Trainer, 'save', full)
+    rc, err = cli('train', cfg)
+    assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err
+    assert 'No space left on device' in err.split('azllm: error:')[1], err
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+    assert not (box/'runs'/stage).exists()
+
+
+def test_a_failed_checkpoint_keeps_the_one_before(box, tiny_disk, small_tokenizer, monkeypatch):
+    "The disk fills up at the second checkpoint: the first stays committed and whole, no .tmp is left, the run resumes from it."
+    from azllm.trainer import Trainer
+    from azllm.checkpoint import list_checkpoints
+    subprocess.run(['mount', '-o', 'remount,size=12m', str(tiny_disk)], check=True)     # room for one checkpoint (3.2 MB)
+    cfg = _cpt_on(box, small_tokenizer, checkpoint_dir=str(tiny_disk/'ck'), max_steps=2)
+    real, calls = Trainer.save, []
+    def full_at_2(*a, **k):
+        calls.append(1)
+        if len(calls) == 2: fill(tiny_disk)
+        return real(*a, **k)
+    monkeypatch.setattr(Trainer, 'save', full_at_2)
+    rc, err = cli('train', cfg)
+    assert rc == 2 and 'No space left on device' in err, err
+    assert [Path(c).name for c in list_checkpoints(str(tiny_disk/'ck'))] == ['step_000001']
+    assert not [p for p in tiny_disk.rglob('*') if '.tmp' in p.name], sorted(map(str, tiny_disk.rglob('*')))
+
+
+def test_real_full_disk_gguf_export(box, tiny_disk, adapter_dir):
+    """GGUF export onto a disk that fills up while the tensors are written: numpy's `tofile` reports the short write as an
+    OSError without an errno ('12288 requested and 9552 written'), which was a traceback; now one line, and nothing is left."""
+    pytest.importorskip('gguf')
+    fill(tiny_disk, 100_000)
+    rc, err = cli('export', adapter_dir/'base', '--gguf', '--out', tiny_disk/'gguf')
+    one_clear_error(rc, err, 'No space left on device')
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+
+
+def test_short_write_is_a_disk_error():
+    "The one classifier of disk errors knows numpy's short write (no errno) and nothing that merely looks like it."
+    from azllm.cli import disk_error
+    assert disk_error(OSError('12288 requested and 9552 written')) == (errno.ENOSPC, None)
+    assert disk_error(RuntimeError('[enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598')) == (errno.ENOSPC, None)
+    assert disk_error(OSError('a requested and b were not')) is None and disk_error(ValueError('x')) is None
+
+
 def test_a_dataset_name_without_the_hub_fails_fast(box, monkeypatch):
     "No HF_HUB_OFFLINE, no route to the Hub: a dataset name fails in seconds, not after datasets' retries."
     from azllm.data import read_documents
