@@ -529,6 +529,78 @@ def test_sandboxed_chat_template(box, adapter_dir):
     shutil.rmtree(d)
 
 
+@pytest.fixture
+def deadline():
+    """`deadline(s)`: fail the test with TimeoutError if it runs s seconds more, and end the process 30 s later if it is stuck in
+    native code (a hang fails instead of hanging CI)."""
+    import faulthandler, signal
+    def ring(*_): raise TimeoutError('the command hung')
+    old = signal.signal(signal.SIGALRM, ring)
+    def arm(s): signal.setitimer(signal.ITIMER_REAL, s); faulthandler.dump_traceback_later(s + 30, exit=True)
+    yield arm
+    signal.setitimer(signal.ITIMER_REAL, 0); signal.signal(signal.SIGALRM, old); faulthandler.cancel_dump_traceback_later()
+
+
+def _model_with_template(box, adapter_dir, template):
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    cfg = json.loads((d/'tokenizer_config.json').read_text())
+    cfg['chat_template'] = template
+    (d/'tokenizer_config.json').write_text(json.dumps(cfg))
+    for f in d.glob('chat_template.*'): f.unlink()
+    return d
+
+
+LOOP = ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"   # (with markers, else ours replaces it)
+        "{% generation %}{{ messages[0].content }}{% endgeneration %}")
+
+def test_a_chat_template_that_loops_is_stopped(box, adapter_dir, monkeypatch, deadline):
+    "The model's own chat template loops 10**10 times: it rendered forever in the chat process; now it is cut at its time budget."
+    import azllm.generate
+    monkeypatch.setattr(azllm.generate, 'RENDER_SECONDS', 2.0, raising=False)
+    d = _model_with_template(box, adapter_dir, LOOP)
+    deadline(60)
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'did not finish rendering in 2 s')
+    shutil.rmtree(d)
+
+
+@pytest.mark.parametrize('template', [5, True, {'default': '{{ 1 }}'}, [{'name': 'default', 'template': '{{ 1 }}'}]],
+                         ids=['number', 'boolean', 'mapping', 'named'])
+def test_a_chat_template_that_is_not_a_string(box, adapter_dir, template):
+    "chat_template in tokenizer_config.json is not one template: it was a TypeError from re.search, deep in the chat checks."
+    d = _model_with_template(box, adapter_dir, template)
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'not one Jinja template (a string)')
+    shutil.rmtree(d)
+
+
+def test_a_1mb_chat_prompt_is_bounded_by_the_context(box, adapter_dir, deadline):
+    """A 1 MB prompt to a model of 2,048 positions: it was tokenized and fed to generate whole; now refused, from its size alone,
+    in well under a second of work; a prompt just over the context (in tokens) is refused after tokenizing."""
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    deadline(60)
+    t0 = time.time()
+    hostile(box, ['chat', d, '--prompt', 'salam ' * 175_000, '--max-new-tokens', 2], "more than the model's context of 2,048 tokens")
+    hostile(box, ['chat', d, '--prompt', 'salam ' * 3000, '--max-new-tokens', 2], 'the model reads at most 2,048')
+    assert time.time() - t0 < 30
+    shutil.rmtree(d)
+
+
+@pytest.mark.parametrize('errors', ['surrogateescape', 'strict'])
+def test_chat_stdin_that_is_not_utf8(box, adapter_dir, monkeypatch, errors):
+    "Bytes that are not UTF-8 on chat's standard input (a terminal or a file in cp1254): a TypeError from tokenizers, or UnicodeDecodeError."
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    monkeypatch.setattr(sys, 'stdin', io.TextIOWrapper(io.BytesIO(b'Bak\xfd g\xfczeldir\n'), encoding='utf-8', errors=errors))
+    hostile(box, ['chat', d, '--max-new-tokens', 2], 'not UTF-8 text', 'byte 0xfd')
+    hostile(box, ['chat', d, '--prompt', 'Bak\udcfd', '--max-new-tokens', 2], 'not UTF-8 text')   # argv decoded the same way
+    shutil.rmtree(d)
+
+
+@pytest.mark.parametrize('t', ['1e-300', '1e-5', 'inf', 'nan', '1e300'])
+def test_degenerate_temperatures(box, adapter_dir, t):
+    "--temperature 1e-300 made the probabilities inf/NaN (RuntimeError from torch.multinomial): 0 or 0.01 to 100, said before the model loads."
+    hostile(box, ['chat', adapter_dir/'base', '--prompt', 'salam', '--temperature', t, '--max-new-tokens', 2],
+            'temperature must be 0 (greedy) or from 0.01 to 100')
+
+
 # ------------------------------------------------------------------------------------- a real full or read-only disk
 @pytest.fixture
 def tiny_disk(tmp_path):
