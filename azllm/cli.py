@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 
 # %% ../nbs/80_cli.ipynb #83e0492c
 from __future__ import annotations
-import argparse, errno, json, math, os, re, sys
+import argparse, errno, itertools, json, math, os, re, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_output, load_config, looks_local, read_yaml, print0
 from .core import int_in, config_flag, config_from_args
@@ -40,7 +40,8 @@ def cmd_fertility(a):
     from azllm.tokenizer import load_tokenizer
     from azllm.fertility import compare_tokenizers, plot_comparison
     from azllm.data import read_documents
-    docs = list(read_documents(a.text, text_field=a.text_field))
+    docs = read_documents(a.text, text_field=a.text_field)       # a stream, read once by compare_tokenizers
+    docs = itertools.chain([next(docs)], docs)                   # (a missing or empty corpus fails here, before any tokenizer loads)
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
     if a.plot: check_plot_path(a.plot)

@@ -480,6 +480,25 @@ def test_a_line_without_newlines_is_read_in_pieces(tmp_path):
     assert ' '.join(docs) == p.read_text(encoding='utf-8')                          # cut at spaces: no word is split
 
 
+def test_fertility_on_a_corpus_without_line_breaks_is_bounded(box, chat_tok, monkeypatch):
+    """`azllm fertility` on one line of text: the whole corpus was held as a list of documents, and all its token ids with it (20 MB
+    took 1.8 GB); now it streams, so four times the text costs about the same peak (Python memory, measured by tracemalloc)."""
+    import tracemalloc
+    import azllm.data, azllm.fertility
+    monkeypatch.setattr(azllm.data, 'MAX_DOC_CHARS', 50_000)
+    monkeypatch.setattr(azllm.fertility, 'FERTILITY_CHUNK', 50_000, raising=False)
+    words = ' '.join((DATA/'az_valid.txt').read_text(encoding='utf-8').split()[:3000])
+    cli('fertility', '--tokenizer', chat_tok, '--text', write(box, 'warm.txt', words))        # (first-call allocations)
+    peaks, sizes = [], []
+    for times in (4, 16):
+        line = write(box, f'one_line_{times}.txt', (words + ' ') * times)
+        tracemalloc.start()
+        rc, err = cli('fertility', '--tokenizer', chat_tok, '--text', line, '--json')
+        peaks.append(tracemalloc.get_traced_memory()[1]); tracemalloc.stop(); sizes.append(line.stat().st_size)
+        assert rc == 0, err
+    assert peaks[1] < peaks[0] + (sizes[1] - sizes[0]) / 4, (peaks, sizes)
+
+
 def test_log_cut_mid_line_is_read(box):
     from azllm.trainer import read_losses
     (box/'runs'/'r').mkdir()
