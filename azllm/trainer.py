@@ -746,6 +746,8 @@ def fit(self:Trainer) -> Path:
             self.save(loss); t0 = time.perf_counter()
     bar.close()
     if self.valid_data is not None and not val: val = self.validate()     # resumed at the end: validate once
+    if 'state_bytes_per_rank' not in self.info:           # resumed at the end (no step ran): what a step holds, as a run measures it
+        self.info['state_bytes_per_rank'] = rt.gather(state_bytes(eng.model, eng.opt, in_a_step=True))
     final = self.out/'final'
     self.task.save_final(self, final)
     if rt.main:
