@@ -402,7 +402,7 @@ def disk_error(e:BaseException, # any exception
         chain.append(x)
         todo += [x.__cause__, x.__context__, *getattr(x, 'failures', {}).values()]  # DCP's CheckpointException: one per rank
     for x in chain:                                                              # an OSError anywhere names the file
-        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename
+        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename2 or x.filename   # (a copy's: source, target)
     for x in chain:                                                              # a library's own error type: read its words
         if code := next((c for t, c in _DISK_TEXT.items() if t in str(x)), None): return code, None
     for x in chain:

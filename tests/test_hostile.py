@@ -765,6 +765,16 @@ def test_real_full_disk_gguf_export(box, tiny_disk, adapter_dir):
     assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
 
 
+def test_real_full_disk_adapter_export_names_the_file_written(box, tiny_disk, adapter_dir):
+    """Copying an adapter onto a full disk: the line named the adapter being copied (shutil's sendfile error carries the source as
+    `filename` and the target as `filename2`), as if the input could not be written; it names the file being written now."""
+    fill(tiny_disk, 2048)
+    rc, err = cli('export', adapter_dir, '--out', tiny_disk/'a')
+    one_clear_error(rc, err, 'No space left on device')
+    assert str(adapter_dir) not in err and 'cannot write adapter' not in err, err
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+
+
 def test_short_write_is_a_disk_error():
     "The one classifier of disk errors knows numpy's short write (no errno) and nothing that merely looks like it."
     from azllm.cli import disk_error
