@@ -485,18 +485,18 @@ def test_fertility_on_a_corpus_without_line_breaks_is_bounded(box, chat_tok, mon
     took 1.8 GB); now it streams, so four times the text costs about the same peak (Python memory, measured by tracemalloc)."""
     import tracemalloc
     import azllm.data, azllm.fertility
-    monkeypatch.setattr(azllm.data, 'MAX_DOC_CHARS', 50_000)
-    monkeypatch.setattr(azllm.fertility, 'FERTILITY_CHUNK', 50_000, raising=False)
+    monkeypatch.setattr(azllm.data, 'MAX_DOC_CHARS', 10_000)                      # both texts below are many chunks long
+    monkeypatch.setattr(azllm.fertility, 'FERTILITY_CHUNK', 10_000, raising=False)
     words = ' '.join((DATA/'az_valid.txt').read_text(encoding='utf-8').split()[:3000])
     cli('fertility', '--tokenizer', chat_tok, '--text', write(box, 'warm.txt', words))        # (first-call allocations)
     peaks, sizes = [], []
-    for times in (4, 16):
+    for times in (2, 16):
         line = write(box, f'one_line_{times}.txt', (words + ' ') * times)
         tracemalloc.start()
         rc, err = cli('fertility', '--tokenizer', chat_tok, '--text', line, '--json')
         peaks.append(tracemalloc.get_traced_memory()[1]); tracemalloc.stop(); sizes.append(line.stat().st_size)
         assert rc == 0, err
-    assert peaks[1] < peaks[0] + (sizes[1] - sizes[0]) / 4, (peaks, sizes)
+    assert peaks[1] < peaks[0] + (sizes[1] - sizes[0]) / 2, (peaks, sizes)     # (holding the text alone costs 2 bytes a character)
 
 
 def test_log_cut_mid_line_is_read(box):
