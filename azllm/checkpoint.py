@@ -288,22 +288,29 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
     threads = threads or max(1, min(io_threads(rt), nbytes // (256 << 20)))
     if is_url(work): from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter as Writer
     else: from torch.distributed.checkpoint import FileSystemWriter as Writer
-    with _dcp_quiet(), _raise_from_threads(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads))
-    _write_json(fs, _join(wpath, f'rng_rank{rt.rank}.json'), rng_state())
+    committed = False
+    try:
+        with _dcp_quiet(), _raise_from_threads(): dcp.save({'model': _only_tensors(msd, 'model'), 'optim': tensors}, storage_writer=Writer(work, thread_count=threads))
+        _write_json(fs, _join(wpath, f'rng_rank{rt.rank}.json'), rng_state())
+        if rt.main:
+            _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())
+            _write_json(fs, _join(wpath, 'optimizer.json'), groups)
+        crash_point('after_shards')
+        rt.barrier()
+        hashes = hash_files(work, rt)
+        if rt.main:
+            crash_point('before_sidecar')
+            _write_json(fs, _join(wpath, SIDECAR), dict(meta, step=step, world_size=rt.world, sha256=hashes, saved=time.time()))
+            crash_point('before_commit')
+            if not is_url(ckpt_dir):
+                if os.path.exists(final): os.replace(final, _join(ckpt_dir, f'.{name}.old')); shutil.rmtree(_join(ckpt_dir, f'.{name}.old'))
+                os.replace(wpath, final)                         # the commit point
+            committed = True
+            crash_point('after_commit')
+    except BaseException:      # a full or read-only disk, or any failure mid-save: no .step_N.tmp is left behind
+        if rt.main and not committed and not is_url(ckpt_dir): shutil.rmtree(wpath, ignore_errors=True)
+        raise
     if rt.main:
-        _write_json(fs, _join(wpath, 'scheduler.json'), sched.state_dict())
-        _write_json(fs, _join(wpath, 'optimizer.json'), groups)
-    crash_point('after_shards')
-    rt.barrier()
-    hashes = hash_files(work, rt)
-    if rt.main:
-        crash_point('before_sidecar')
-        _write_json(fs, _join(wpath, SIDECAR), dict(meta, step=step, world_size=rt.world, sha256=hashes, saved=time.time()))
-        crash_point('before_commit')
-        if not is_url(ckpt_dir):
-            if os.path.exists(final): os.replace(final, _join(ckpt_dir, f'.{name}.old')); shutil.rmtree(_join(ckpt_dir, f'.{name}.old'))
-            os.replace(wpath, final)                         # the commit point
-        crash_point('after_commit')
         for old in list_checkpoints(ckpt_dir)[:-keep_last]:
             ofs, op = require_fs(old)
             if is_url(old): ofs.rm(_join(op, SIDECAR))       # uncommit first, so a kill mid-delete leaves debris, not a broken checkpoint

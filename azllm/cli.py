@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/cli.html.md"""
 
 # %% ../nbs/80_cli.ipynb #83e0492c
 from __future__ import annotations
-import argparse, errno, json, math, os, sys
+import argparse, errno, itertools, json, math, os, re, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0, loads_json
 from .core import int_in, config_flag, config_from_args
@@ -40,7 +40,8 @@ def cmd_fertility(a):
     from azllm.tokenizer import load_tokenizer
     from azllm.fertility import compare_tokenizers, plot_comparison
     from azllm.data import read_documents
-    docs = list(read_documents(a.text, text_field=a.text_field))
+    docs = read_documents(a.text, text_field=a.text_field)       # a stream, read once by compare_tokenizers
+    docs = itertools.chain([next(docs)], docs)                   # (a missing or empty corpus fails here, before any tokenizer loads)
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
     if a.plot: check_plot_path(a.plot); check_apart(a.plot, [a.text, *names])
@@ -430,6 +431,9 @@ _DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT
 
 _DISK_TEXT = {os.strerror(c): c for c in _DISK_ERRORS} | {'No space left': errno.ENOSPC, 'os error 28': errno.ENOSPC,
                                                           'os error 30': errno.EROFS, 'Read-only': errno.EROFS}
+# short writes reported without an errno (a full disk or quota): numpy's `tofile` (the GGUF writer's, packed SFT data's) says
+# 'N requested and M written'; torch.save's zip writer (DCP's shards) 'unexpected pos N vs M' or 'file write failed'
+_SHORT_WRITE = re.compile(r'^\d+ requested and \d+ written$|inline_container\.cc.*(unexpected pos \d+ vs \d+|file write failed)')
 
 def disk_error(e:BaseException, # any exception
               ) -> tuple[int, str|None]|None:
@@ -442,9 +446,11 @@ def disk_error(e:BaseException, # any exception
         chain.append(x)
         todo += [x.__cause__, x.__context__, *getattr(x, 'failures', {}).values()]  # DCP's CheckpointException: one per rank
     for x in chain:                                                              # an OSError anywhere names the file
-        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename
+        if isinstance(x, OSError) and x.errno in _DISK_ERRORS: return x.errno, x.filename2 or x.filename   # (a copy's: source, target)
     for x in chain:                                                              # a library's own error type: read its words
         if code := next((c for t, c in _DISK_TEXT.items() if t in str(x)), None): return code, None
+    for x in chain:
+        if _SHORT_WRITE.search(str(x).strip()): return errno.ENOSPC, None
     return None
 
 def main(argv:list[str]|None=None) -> int:

@@ -225,7 +225,7 @@ def expand_sources(sources:str|Path|Iterable) -> list:
         out += [Path(f) if not is_url(f) else f for f in files]
     return out
 
-_INVISIBLE = re.compile(r'[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+')
+_VISIBLE = re.compile(r'[^\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]')   # (searched: it stops at the first one)
 
 def _pieces(doc:str) -> Iterator[str]:
     "A document longer than `MAX_DOC_CHARS` (a JSONL, CSV or Parquet row) in pieces of at most that, cut at spaces where it has them."
@@ -263,7 +263,7 @@ def slice_documents(s, # one source: a file, URL or `datasets` name (see `expand
     for doc in _raw_documents(s, text_field, split, start, end):
         if not isinstance(doc, str): continue
         for piece in _pieces(doc) if len(doc) > MAX_DOC_CHARS else (doc,):      # a 50 MB row is never tokenized whole
-            if not _INVISIBLE.sub('', piece): continue                          # BOMs and zero-width marks are not text
+            if not _VISIBLE.search(piece): continue                            # BOMs and zero-width marks are not text
             yield normalize_az(piece, cyrillic) if normalize else piece
 
 def read_documents(sources, # file(s), director(ies), URL(s) or `datasets` name(s)

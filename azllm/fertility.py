@@ -15,37 +15,56 @@ from .core import AzllmError, atomic_write_bytes
 from .tokenizer import train_tokenizer, extend_tokenizers, load_tokenizer
 
 # %% auto #0
-__all__ = ['CONTEXT_128K', 'AZ_EXAMPLE_WORDS', 'PLOT_TAG', 'fertility_stats', 'compare_tokenizers', 'segment',
+__all__ = ['CONTEXT_128K', 'FERTILITY_CHUNK', 'AZ_EXAMPLE_WORDS', 'PLOT_TAG', 'fertility_stats', 'compare_tokenizers', 'segment',
            'segmentation_table', 'vocab_sweep', 'plot_sweep', 'plot_comparison', 'best_of']
 
 # %% ../nbs/11_fertility.ipynb #7d4be400
 CONTEXT_128K = 131_072
+FERTILITY_CHUNK = 1 << 18        # characters tokenized in one call, and distinct words per call: memory stays bounded on any corpus
+
+def _batches(items:Iterable, size, limit:int):
+    "Lists of consecutive `items` whose `size`s add up to about `limit` (one item alone may be larger)."
+    batch, n = [], 0
+    for x in items:
+        batch.append(x); n += size(x)
+        if n >= limit: yield batch; batch, n = [], 0
+    if batch: yield batch
+
+def _n_tokens(tok, texts:list[str]) -> list[int]:
+    return [len(i) for i in tok(texts, add_special_tokens=False)['input_ids']]
+
+def _fertility_rows(toks:dict, # name -> tokenizer
+                    docs:Iterable[str], # held-out documents, read once
+                   ) -> dict:
+    "`{name: fertility_stats}` for every tokenizer in one pass over `docs`, which are tokenized a chunk at a time and never kept."
+    counts, chars, nbytes, n_tok = Counter(), 0, 0, dict.fromkeys(toks, 0)
+    for batch in _batches(docs, len, FERTILITY_CHUNK):
+        for d in batch: counts.update(d.split()); chars += len(d); nbytes += len(d.encode())
+        for name, t in toks.items(): n_tok[name] += sum(_n_tokens(t, batch))
+    if not counts: raise AzllmError("the evaluation text has no words")
+    n_words, out = sum(counts.values()), {}
+    for name, t in toks.items():
+        n_tok_words = continued = 0
+        for words in _batches(counts, len, FERTILITY_CHUNK):       # each distinct word once, weighted by its count
+            for w, k in zip(words, _n_tokens(t, [' ' + w for w in words])):
+                n_tok_words += counts[w] * k; continued += counts[w] * (k > 1)
+        fert = n_tok_words / n_words
+        out[name] = dict(vocab_size=len(t), fertility=fert, continued_words=continued / n_words, chars_per_token=chars / n_tok[name],
+                         bytes_per_token=nbytes / n_tok[name], words_in_128k=int(CONTEXT_128K / fert), words=n_words, tokens=n_tok[name])
+    return out
 
 def fertility_stats(tok, # a `transformers` tokenizer
                     docs:Iterable[str], # held-out documents
                    ) -> dict:
     "Fertility, continued-word share, chars/bytes per token and words per 128k context of `tok` on `docs`."
-    docs = list(docs)
-    counts = Counter(w for d in docs for w in d.split())
-    if not counts: raise AzllmError("the evaluation text has no words")
-    uniq = list(counts)
-    ids = tok([' ' + w for w in uniq], add_special_tokens=False)['input_ids']
-    n_words = sum(counts.values())
-    n_tok_words = sum(counts[w] * len(i) for w, i in zip(uniq, ids))
-    continued = sum(counts[w] for w, i in zip(uniq, ids) if len(i) > 1)
-    n_tok = sum(len(i) for i in tok(docs, add_special_tokens=False)['input_ids'])
-    fert = n_tok_words / n_words
-    return dict(vocab_size=len(tok), fertility=fert, continued_words=continued / n_words,
-                chars_per_token=sum(map(len, docs)) / n_tok, bytes_per_token=sum(len(d.encode()) for d in docs) / n_tok,
-                words_in_128k=int(CONTEXT_128K / fert), words=n_words, tokens=n_tok)     # whole words
+    return _fertility_rows({'tok': tok}, docs)['tok']
 
 # %% ../nbs/11_fertility.ipynb #c1a6264a
 def compare_tokenizers(toks:dict, # name -> tokenizer
                        docs:Iterable[str], # held-out documents
                       ) -> pd.DataFrame:
-    "One row of `fertility_stats` per tokenizer."
-    docs = list(docs)
-    return pd.DataFrame([{'tokenizer': n, **fertility_stats(t, docs)} for n, t in toks.items()]).set_index('tokenizer')
+    "One row of `fertility_stats` per tokenizer, from one pass over `docs` (a stream is read once, never held)."
+    return pd.DataFrame([{'tokenizer': n, **r} for n, r in _fertility_rows(toks, docs).items()]).set_index('tokenizer')
 
 def segment(tok, # a tokenizer
             word:str, # one word

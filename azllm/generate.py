@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/generate.html.md"""
 
 # %% ../nbs/28_generate.ipynb #6acae71d
 from __future__ import annotations
-import contextlib
+import contextlib, os, select, signal, sys, time, warnings
 from pathlib import Path
 from pydantic import Field
 from .core import AzllmError, Config
@@ -14,7 +14,8 @@ from .tokenizer import load_tokenizer, resolve_tokenizer, EOT
 from .chats import check_chat_tokenizer
 
 # %% auto #0
-__all__ = ['SAMPLING', 'SMALL_MODEL', 'Sampling', 'decode_threads', 'load_chat_model', 'check_sampling', 'stop_ids', 'generate',
+__all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'Sampling', 'decode_threads',
+           'render_chat', 'context_of', 'max_token_bytes', 'load_chat_model', 'check_sampling', 'stop_ids', 'generate',
            'chat']
 
 # %% ../nbs/28_generate.ipynb #a8814a5d
@@ -41,6 +42,77 @@ def decode_threads(model, # the model about to decode
     try: yield
     finally: torch.set_num_threads(n)
 
+# %% ../nbs/28_generate.ipynb #b7d1c0a3
+RENDER_SECONDS, RENDER_MEMORY = 10.0, 1 << 30   # a chat template renders in milliseconds: these stop one that loops or balloons
+
+def _limit_memory(extra:int):
+    "Cap this process's address space at its present size plus `extra` bytes (Linux; elsewhere nothing)."
+    import resource
+    try: now = int(open('/proc/self/statm').read().split()[0]) * os.sysconf('SC_PAGE_SIZE')
+    except (OSError, ValueError): return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = now + extra if hard == resource.RLIM_INFINITY else min(hard, now + extra)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+def _template_error(why:str) -> AzllmError:
+    return AzllmError(f"the model's chat template {why}; fix chat_template in its tokenizer_config.json (or chat_template.jinja)")
+
+def _render(tok, messages:list[dict]) -> bytes:
+    "b'ok' and the rendered text, or b'er' and the error's first line."
+    try: return b'ok' + tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False).encode('utf-8', 'surrogatepass')
+    except BaseException as e: return b'er' + f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}".encode('utf-8', 'replace')
+
+def render_chat(tok, # a tokenizer with a chat template
+                messages:list[dict], # the conversation
+                max_bytes:int, # longest text accepted (what the model's context can hold)
+                seconds:float|None=None, # time budget (default: `RENDER_SECONDS`)
+                memory:int|None=None, # memory budget in bytes (default: `RENDER_MEMORY`)
+               ) -> str:
+    "`messages` through the chat template with the assistant's header, rendered in a child process under a time, memory and size budget."
+    seconds, memory = seconds or RENDER_SECONDS, memory or RENDER_MEMORY
+    if not hasattr(os, 'fork') or not sys.platform.startswith('linux'): out = _render(tok, messages)   # (no fork: in this process)
+    else:
+        r, w = os.pipe()
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)       # (Python 3.12 warns about forking a process with threads)
+            pid = os.fork()
+        if pid == 0:                                                # the child: render, hand the text over, leave without cleanup
+            try:
+                os.close(r); _limit_memory(memory)
+                data, view = _render(tok, messages)[:max_bytes + 3], None
+                view = memoryview(data)
+                while view: view = view[os.write(w, view):]
+            finally: os._exit(0)
+        os.close(w)
+        out, deadline, done = bytearray(), time.monotonic() + seconds, False
+        try:
+            while len(out) <= max_bytes + 2 and (left := deadline - time.monotonic()) > 0:
+                if select.select([r], [], [], left)[0]:
+                    if not (chunk := os.read(r, 1 << 20)): done = True; break
+                    out += chunk
+        finally:
+            os.close(r)
+            if not done: os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        if not done and len(out) <= max_bytes + 2: raise _template_error(f"did not finish rendering in {seconds:g} s (does it loop?)")
+        out = bytes(out)
+    if out[:2] == b'er':
+        msg = out[2:].decode('utf-8', 'replace')
+        raise _template_error(f"cannot be rendered: {msg}" if not msg.startswith('MemoryError')
+                              else f"used more than {memory / 2**30:g} GiB of memory rendering one conversation")
+    if out[:2] != b'ok': raise _template_error("could not be rendered (its renderer died)")
+    if len(out) - 2 > max_bytes:
+        raise AzllmError(f"the conversation renders to more than {max_bytes:,} bytes, more than the model's context can hold; shorten it")
+    return out[2:].decode('utf-8', 'surrogatepass')
+
+def context_of(model) -> int:
+    "Tokens the model reads at most: its `max_position_embeddings`."
+    return int(getattr(model.config, 'max_position_embeddings', None) or 131_072)
+
+def max_token_bytes(tok) -> int:
+    "An upper bound on the bytes of text one token of `tok` stands for (its longest vocabulary entry, in UTF-8)."
+    return max(len(t.encode('utf-8', 'surrogatepass')) for t in tok.get_vocab())
+
 # %% ../nbs/28_generate.ipynb #440e9e6b
 def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run directory with an adapter
                     adapter:str|Path|None=None, # LoRA adapter to put on `model_dir`
@@ -53,11 +125,24 @@ def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub i
     tok = check_chat_tokenizer(load_tokenizer(resolve_tokenizer(None, model_dir)))
     return load_model(str(model_dir), tok).eval(), tok
 
+TEMPERATURES = (1e-2, 100.0)     # the sampling temperatures accepted besides 0 (greedy); 1e-300 made the probabilities inf/NaN
+
+def _utf8(text:str, what:str) -> str:
+    "`text`, unless it holds bytes that were not UTF-8 (a terminal or file in another encoding: Python keeps them as lone surrogates)."
+    try: text.encode('utf-8')
+    except UnicodeEncodeError as e:
+        raise AzllmError(f"{what} is not UTF-8 text (byte 0x{ord(text[e.start]) & 0xff:02x} at character {e.start}); "
+                         "convert it (e.g. iconv -f cp1254 -t utf-8) or set the terminal to UTF-8") from None
+    return text
+
 def check_sampling(temperature:float, # 0: greedy
                    top_p:float, # nucleus sampling's probability mass
                   ):
     "Refuse sampling settings `model.generate` would reject or misread, before any model is loaded."
-    if not temperature >= 0: raise AzllmError(f"temperature must be 0 (greedy) or more, got {temperature}")
+    lo, hi = TEMPERATURES
+    if not (temperature == 0 or lo <= temperature <= hi):      # (NaN fails every comparison)
+        raise AzllmError(f"temperature must be 0 (greedy) or from {lo:g} to {hi:g}, got {temperature:g}: below {lo:g} the logits "
+                         f"divided by it overflow (use 0 for the most likely token), above {hi:g} every token is about equally likely")
     if not 0 < top_p <= 1: raise AzllmError(f"top_p must be in (0, 1], got {top_p}")
 
 def stop_ids(tok) -> list[int]:
@@ -77,13 +162,17 @@ def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_m
     import torch
     from transformers import TextStreamer
     messages = prompt if not isinstance(prompt, str) else [{'role': 'user', 'content': prompt}] if chat else None
-    if messages is None: enc = tok(prompt, return_tensors='pt')
-    else:
-        import jinja2
-        try: enc = tok.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors='pt')
-        except (jinja2.TemplateError, ValueError) as e:     # SecurityError of the sandbox, syntax errors, raise_exception(...)
-            raise AzllmError(f"the model's chat template cannot be rendered: {type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}; "
-                             "fix chat_template in its tokenizer_config.json (or chat_template.jinja)") from None
+    ctx = context_of(model)
+    most = ctx * max_token_bytes(tok)                   # no text longer than this fits in the context
+    texts = [prompt] if messages is None else [m['content'] for m in messages if isinstance(m.get('content'), str)]
+    if (n := sum(len(_utf8(t, 'the prompt').encode('utf-8')) for t in texts)) > most:
+        raise AzllmError(f"the prompt is {n:,} bytes: more than the model's context of {ctx:,} tokens can hold (a token is at most "
+                         f"{most // ctx} bytes here); give a shorter prompt, or start a new conversation")
+    text = prompt if messages is None else render_chat(tok, messages, most)       # under a time, memory and size budget
+    enc = tok(text, add_special_tokens=messages is None, return_tensors='pt')    # (the template writes its own <|begin_of_text|>)
+    if (n := enc['input_ids'].shape[1]) >= ctx:
+        raise AzllmError(f"the prompt is {n:,} tokens, and the model reads at most {ctx:,}; give a shorter prompt, or start a new conversation")
+    max_new_tokens = min(max_new_tokens, ctx - n)       # the reply stops where the context ends
     enc = {k: enc[k].to(model.device) for k in ('input_ids', 'attention_mask')}
     stop = stop_ids(tok)
     # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
@@ -117,6 +206,8 @@ def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run
     def ask():
         try: return input('\nuser> ').strip()
         except EOFError: return ''
+        except UnicodeDecodeError as e: raise AzllmError(f"the input is not UTF-8 text (byte 0x{e.object[e.start]:02x}); "
+                                                         "convert it (e.g. iconv -f cp1254 -t utf-8) or set the terminal to UTF-8") from None
     prompts = [prompt] if prompt is not None else iter(ask, '')
     reply = ''
     for p in prompts:

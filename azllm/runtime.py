@@ -159,11 +159,13 @@ def _local(t): return t.to_local() if hasattr(t, 'to_local') else t
 
 def state_bytes(model, # a model, plain, DDP-wrapped or sharded with `fully_shard`
                 opt=None, # its optimizer (after a step, so its state exists)
+                in_a_step:bool=False, # count a gradient for every trainable parameter, as a step holds them (none may be held now)
                ) -> dict:
     "Bytes of parameters, gradients and optimizer state this process really holds (a DTensor's local shard only)."
     nb = lambda ts: sum(_local(t).numel() * _local(t).element_size() for t in ts)
     params = list(model.parameters())
-    out = dict(params=nb(params), grads=nb(p.grad for p in params if p.grad is not None),
+    grads = (p for p in params if p.requires_grad) if in_a_step else (p.grad for p in params if p.grad is not None)
+    out = dict(params=nb(params), grads=nb(grads),
                optimizer=nb(v for s in opt.state.values() for v in s.values() if torch.is_tensor(v) and v.ndim > 0) if opt else 0)
     out['total'] = sum(out.values())
     return out

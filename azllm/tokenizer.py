@@ -122,6 +122,11 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
         first = (str(e).strip().splitlines() or [''])[0][:300]
         raise AzllmError(f"cannot read tokenizer {src}: {type(e).__name__}: {first}") from None
     if tok.chat_template is None: tok.chat_template = LLAMA3_CHAT_TEMPLATE
+    if not isinstance(tok.chat_template, str):        # a forged or hand-edited tokenizer_config.json: 5, true, {...}
+        kind = {bool: 'boolean', int: 'number', float: 'number', list: 'list'}.get(type(tok.chat_template), type(tok.chat_template).__name__)
+        what = 'a set of named templates' if isinstance(tok.chat_template, dict) else f'a JSON {kind}'
+        raise AzllmError(f"tokenizer {src}: its chat_template is {what}, not one Jinja template (a string); put the template's text in "
+                         "chat_template of tokenizer_config.json, or in chat_template.jinja")
     return tok
 
 # %% ../nbs/10_tokenizer.ipynb #c11570f1

@@ -443,6 +443,7 @@ class Trainer:
         self.ckpt_dir = cfg.checkpoint_dir or str(self.out/'checkpoints')
         self.lock, self.writer, self.log_file, self.prefetch, self._created = None, None, None, None, False
         self.ckpt_lock, self.last, self.data_fp, self._before, self.tok_fp = None, None, None, None, None
+        self._ck_before = None       # what a checkpoint_dir outside the run held before this attempt (None: it is not ours to clear)
 
 # %% ../nbs/25_trainer.ipynb #f327cb8b
 def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
@@ -576,8 +577,12 @@ def setup(self:Trainer):
             write_marker(out, f'{self.task.kind}-run')     # before the lock: a run killed at any instant leaves a directory it can resume in
         self.lock = RunLock(out).acquire()
         if not is_url(self.ckpt_dir):
-            ck = Path(self.ckpt_dir); ck.mkdir(parents=True, exist_ok=True)
-            if not ck.resolve().is_relative_to(out.resolve()): self.ckpt_lock = RunLock(ck).acquire()   # locked with the run
+            ck = Path(self.ckpt_dir)
+            before = set(os.listdir(ck)) if ck.is_dir() else 'new'
+            ck.mkdir(parents=True, exist_ok=True)
+            if not ck.resolve().is_relative_to(out.resolve()):
+                self.ckpt_lock = RunLock(ck).acquire()                        # locked with the run
+                self._ck_before = before                                      # (only a locked one is ours to clear)
             if read_marker(ck) is None: write_marker(ck, 'checkpoints', run=str(out.resolve()))
         else:                                                         # on an object store: locked and marked the same way
             self.ckpt_lock = RunLock(self.ckpt_dir).acquire()
@@ -771,6 +776,8 @@ def fit(self:Trainer) -> Path:
             self.save(loss); t0 = time.perf_counter()
     bar.close()
     if self.valid_data is not None and not val: val = self.validate()     # resumed at the end: validate once
+    if 'state_bytes_per_rank' not in self.info:           # resumed at the end (no step ran): what a step holds, as a run measures it
+        self.info['state_bytes_per_rank'] = rt.gather(state_bytes(eng.model, eng.opt, in_a_step=True))
     final = self.out/'final'
     self.task.save_final(self, final)
     if rt.main:
@@ -780,6 +787,13 @@ def fit(self:Trainer) -> Path:
     return final
 
 # %% ../nbs/25_trainer.ipynb #abc36531
+def _clear_new(d:Path, before):
+    "Remove what a failed attempt added to `d`: all of it if it made `d` (`before == 'new'`), else the names not in `before`."
+    if before is None or not d.is_dir(): return
+    if before == 'new': shutil.rmtree(d, ignore_errors=True); return
+    for p in d.iterdir():
+        if p.name not in before: shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
+
 @patch
 def cleanup(self:Trainer, failed:bool=False):
     "Release everything the run holds; remove a new run directory that failed before its first checkpoint."
@@ -794,6 +808,7 @@ def cleanup(self:Trainer, failed:bool=False):
         else:                                                   # only what this attempt added: an empty directory stays empty, yours keeps your files
             for p in self.out.iterdir():
                 if p.name not in self._before: shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
+        _clear_new(Path(self.ckpt_dir), self._ck_before)          # and a checkpoint_dir elsewhere: its marker goes with the run's
     self.rt.close(failed)
 
 def data_dir(out:Path, rt:Runtime) -> Path:

@@ -480,6 +480,25 @@ def test_a_line_without_newlines_is_read_in_pieces(tmp_path):
     assert ' '.join(docs) == p.read_text(encoding='utf-8')                          # cut at spaces: no word is split
 
 
+def test_fertility_on_a_corpus_without_line_breaks_is_bounded(box, chat_tok, monkeypatch):
+    """`azllm fertility` on one line of text: the whole corpus was held as a list of documents, and all its token ids with it (20 MB
+    took 1.8 GB); now it streams, so four times the text costs about the same peak (Python memory, measured by tracemalloc)."""
+    import tracemalloc
+    import azllm.data, azllm.fertility
+    monkeypatch.setattr(azllm.data, 'MAX_DOC_CHARS', 10_000)                      # both texts below are many chunks long
+    monkeypatch.setattr(azllm.fertility, 'FERTILITY_CHUNK', 10_000, raising=False)
+    words = ' '.join((DATA/'az_valid.txt').read_text(encoding='utf-8').split()[:3000])
+    cli('fertility', '--tokenizer', chat_tok, '--text', write(box, 'warm.txt', words))        # (first-call allocations)
+    peaks, sizes = [], []
+    for times in (2, 16):
+        line = write(box, f'one_line_{times}.txt', (words + ' ') * times)
+        tracemalloc.start()
+        rc, err = cli('fertility', '--tokenizer', chat_tok, '--text', line, '--json')
+        peaks.append(tracemalloc.get_traced_memory()[1]); tracemalloc.stop(); sizes.append(line.stat().st_size)
+        assert rc == 0, err
+    assert peaks[1] < peaks[0] + (sizes[1] - sizes[0]) / 2, (peaks, sizes)     # (holding the text alone costs 2 bytes a character)
+
+
 def test_log_cut_mid_line_is_read(box):
     from azllm.trainer import read_losses
     (box/'runs'/'r').mkdir()
@@ -527,6 +546,78 @@ def test_sandboxed_chat_template(box, adapter_dir):
     hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'chat template')
     assert not (box/'pwned').exists()
     shutil.rmtree(d)
+
+
+@pytest.fixture
+def deadline():
+    """`deadline(s)`: fail the test with TimeoutError if it runs s seconds more, and end the process 30 s later if it is stuck in
+    native code (a hang fails instead of hanging CI)."""
+    import faulthandler, signal
+    def ring(*_): raise TimeoutError('the command hung')
+    old = signal.signal(signal.SIGALRM, ring)
+    def arm(s): signal.setitimer(signal.ITIMER_REAL, s); faulthandler.dump_traceback_later(s + 30, exit=True)
+    yield arm
+    signal.setitimer(signal.ITIMER_REAL, 0); signal.signal(signal.SIGALRM, old); faulthandler.cancel_dump_traceback_later()
+
+
+def _model_with_template(box, adapter_dir, template):
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    cfg = json.loads((d/'tokenizer_config.json').read_text())
+    cfg['chat_template'] = template
+    (d/'tokenizer_config.json').write_text(json.dumps(cfg))
+    for f in d.glob('chat_template.*'): f.unlink()
+    return d
+
+
+LOOP = ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"   # (with markers, else ours replaces it)
+        "{% generation %}{{ messages[0].content }}{% endgeneration %}")
+
+def test_a_chat_template_that_loops_is_stopped(box, adapter_dir, monkeypatch, deadline):
+    "The model's own chat template loops 10**10 times: it rendered forever in the chat process; now it is cut at its time budget."
+    import azllm.generate
+    monkeypatch.setattr(azllm.generate, 'RENDER_SECONDS', 2.0, raising=False)
+    d = _model_with_template(box, adapter_dir, LOOP)
+    deadline(60)
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'did not finish rendering in 2 s')
+    shutil.rmtree(d)
+
+
+@pytest.mark.parametrize('template', [5, True, {'default': '{{ 1 }}'}, [{'name': 'default', 'template': '{{ 1 }}'}]],
+                         ids=['number', 'boolean', 'mapping', 'named'])
+def test_a_chat_template_that_is_not_a_string(box, adapter_dir, template):
+    "chat_template in tokenizer_config.json is not one template: it was a TypeError from re.search, deep in the chat checks."
+    d = _model_with_template(box, adapter_dir, template)
+    hostile(box, ['chat', d, '--prompt', 'salam', '--max-new-tokens', 2], 'not one Jinja template (a string)')
+    shutil.rmtree(d)
+
+
+def test_a_1mb_chat_prompt_is_bounded_by_the_context(box, adapter_dir, deadline):
+    """A 1 MB prompt to a model of 2,048 positions: it was tokenized and fed to generate whole; now refused, from its size alone,
+    in well under a second of work; a prompt just over the context (in tokens) is refused after tokenizing."""
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    deadline(60)
+    t0 = time.time()
+    hostile(box, ['chat', d, '--prompt', 'salam ' * 175_000, '--max-new-tokens', 2], "more than the model's context of 2,048 tokens")
+    hostile(box, ['chat', d, '--prompt', 'salam ' * 3000, '--max-new-tokens', 2], 'the model reads at most 2,048')
+    assert time.time() - t0 < 30
+    shutil.rmtree(d)
+
+
+@pytest.mark.parametrize('errors', ['surrogateescape', 'strict'])
+def test_chat_stdin_that_is_not_utf8(box, adapter_dir, monkeypatch, errors):
+    "Bytes that are not UTF-8 on chat's standard input (a terminal or a file in cp1254): a TypeError from tokenizers, or UnicodeDecodeError."
+    d = box/'model'; shutil.copytree(adapter_dir/'base', d)
+    monkeypatch.setattr(sys, 'stdin', io.TextIOWrapper(io.BytesIO(b'Bak\xfd g\xfczeldir\n'), encoding='utf-8', errors=errors))
+    hostile(box, ['chat', d, '--max-new-tokens', 2], 'not UTF-8 text', 'byte 0xfd')
+    hostile(box, ['chat', d, '--prompt', 'Bak\udcfd', '--max-new-tokens', 2], 'not UTF-8 text')   # argv decoded the same way
+    shutil.rmtree(d)
+
+
+@pytest.mark.parametrize('t', ['1e-300', '1e-5', 'inf', 'nan', '1e300'])
+def test_degenerate_temperatures(box, adapter_dir, t):
+    "--temperature 1e-300 made the probabilities inf/NaN (RuntimeError from torch.multinomial): 0 or 0.01 to 100, said before the model loads."
+    hostile(box, ['chat', adapter_dir/'base', '--prompt', 'salam', '--temperature', t, '--max-new-tokens', 2],
+            'temperature must be 0 (greedy) or from 0.01 to 100')
 
 
 # ------------------------------------------------------------------------------------- a real full or read-only disk
@@ -618,6 +709,78 @@ def test_real_full_or_read_only_disk_in_training(box, tiny_disk, small_tokenizer
     assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err    # (progress bars share stderr)
     assert ('No space left on device' if how == 'full' else 'Read-only file system') in err.split('azllm: error:')[1].splitlines()[0], err
     if how == 'read-only': subprocess.run(['mount', '-o', 'remount,rw', str(tiny_disk)], check=True)
+
+
+def _dpo_on(box, small, **kw):
+    import yaml
+    lines = lambda f, n: ''.join((DATA/'dpo'/f).read_text(encoding='utf-8').splitlines(keepends=True)[:n])
+    write(box, 'pairs.jsonl', lines('train.jsonl', 8))
+    cfg = {**dict(stage='dpo', output_dir='runs/dpo', model='preset:llama-tiny', tokenizer=str(small), train_data='pairs.jsonl',
+                  seq_len=1024, micro_batch=2, max_steps=1, save_every=1, warmup_steps=0, lora_r=2, tensorboard=False), **kw}
+    return write(box, 'dpo.yml', yaml.safe_dump(cfg))
+
+
+@pytest.mark.parametrize('stage', ['cpt', 'dpo'])
+def test_a_full_disk_during_a_checkpoint_leaves_nothing_behind(box, tiny_disk, small_tokenizer, monkeypatch, stage):
+    """checkpoint_dir on a disk that fills up as the first checkpoint is written: one line, exit 2, and the disk holds what it
+    held before: `.step_000001.tmp` with its shard and the checkpoints directory's marker were left there (CPT and DPO alike;
+    found by filling a tmpfs at Trainer.save), and the run directory, which has no checkpoint to resume from, is gone too."""
+    from azllm.trainer import Trainer
+    cfg = (_cpt_on if stage == 'cpt' else _dpo_on)(box, small_tokenizer, checkpoint_dir=str(tiny_disk/'ck'))
+    real = Trainer.save
+    def full(*a, **k): fill(tiny_disk); return real(*a, **k)
+    monkeypatch.setattr(Trainer, 'save', full)
+    rc, err = cli('train', cfg)
+    assert rc == 2 and 'Traceback' not in err and err.count('azllm: error:') == 1, err
+    assert 'No space left on device' in err.split('azllm: error:')[1], err
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+    assert not (box/'runs'/stage).exists()
+
+
+def test_a_failed_checkpoint_keeps_the_one_before(box, tiny_disk, small_tokenizer, monkeypatch):
+    "The disk fills up at the second checkpoint: the first stays committed and whole, no .tmp is left, the run resumes from it."
+    from azllm.trainer import Trainer
+    from azllm.checkpoint import list_checkpoints
+    subprocess.run(['mount', '-o', 'remount,size=12m', str(tiny_disk)], check=True)     # room for one checkpoint (3.2 MB)
+    cfg = _cpt_on(box, small_tokenizer, checkpoint_dir=str(tiny_disk/'ck'), max_steps=2)
+    real, calls = Trainer.save, []
+    def full_at_2(*a, **k):
+        calls.append(1)
+        if len(calls) == 2: fill(tiny_disk)
+        return real(*a, **k)
+    monkeypatch.setattr(Trainer, 'save', full_at_2)
+    rc, err = cli('train', cfg)
+    assert rc == 2 and 'No space left on device' in err, err
+    assert [Path(c).name for c in list_checkpoints(str(tiny_disk/'ck'))] == ['step_000001']
+    assert not [p for p in tiny_disk.rglob('*') if '.tmp' in p.name], sorted(map(str, tiny_disk.rglob('*')))
+
+
+def test_real_full_disk_gguf_export(box, tiny_disk, adapter_dir):
+    """GGUF export onto a disk that fills up while the tensors are written: numpy's `tofile` reports the short write as an
+    OSError without an errno ('12288 requested and 9552 written'), which was a traceback; now one line, and nothing is left."""
+    pytest.importorskip('gguf')
+    fill(tiny_disk, 100_000)
+    rc, err = cli('export', adapter_dir/'base', '--gguf', '--out', tiny_disk/'gguf')
+    one_clear_error(rc, err, 'No space left on device')
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+
+
+def test_real_full_disk_adapter_export_names_the_file_written(box, tiny_disk, adapter_dir):
+    """Copying an adapter onto a full disk: the line named the adapter being copied (shutil's sendfile error carries the source as
+    `filename` and the target as `filename2`), as if the input could not be written; it names the file being written now."""
+    fill(tiny_disk, 2048)
+    rc, err = cli('export', adapter_dir, '--out', tiny_disk/'a')
+    one_clear_error(rc, err, 'No space left on device')
+    assert str(adapter_dir) not in err and 'cannot write adapter' not in err, err
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ['.filler']
+
+
+def test_short_write_is_a_disk_error():
+    "The one classifier of disk errors knows numpy's short write (no errno) and nothing that merely looks like it."
+    from azllm.cli import disk_error
+    assert disk_error(OSError('12288 requested and 9552 written')) == (errno.ENOSPC, None)
+    assert disk_error(RuntimeError('[enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598')) == (errno.ENOSPC, None)
+    assert disk_error(OSError('a requested and b were not')) is None and disk_error(ValueError('x')) is None
 
 
 def test_a_dataset_name_without_the_hub_fails_fast(box, monkeypatch):

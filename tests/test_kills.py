@@ -77,6 +77,11 @@ def test_summary_is_complete_after_a_kill_between_the_last_commit_and_final(tmp_
     run_inproc(cfg)
     s = json.loads((tmp_path/'run'/'summary.json').read_text())
     assert s['last'] is not None and s['last']['step'] == 2 and s['steps'] == 2
+    run_inproc(_quick(tmp_path, small_tokenizer, out='whole', max_steps=2, save_every=2))     # the same run, never killed
+    whole = json.loads((tmp_path/'whole'/'summary.json').read_text())
+    timing = lambda d: {**d, 'last': {k: v for k, v in d['last'].items() if k not in ('tok_per_s', 'peak_mem_gib')}}
+    # state_bytes_per_rank was missing: a run resumed at its last step runs no step to measure it in
+    assert timing(s) == timing(whole) and s['state_bytes_per_rank'] == whole['state_bytes_per_rank']
 
 
 _KILL_ON_OPEN = """
