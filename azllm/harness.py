@@ -17,12 +17,12 @@ from .core import AzllmError, write_json, hub_offline
 from .generate import decode_threads
 
 # %% auto #0
-__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'POWER', 'read_task', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
-           'progress_bar', 'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table',
+__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'POWER', 'BASELINE', 'read_task', 'task_manager', 'task_names', 'local_files_only',
+           'load_tasks', 'progress_bar', 'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table',
            'plot_benchmarks', 'item_scores', 'task_chance', 'item_families', 'split_samples', 'resample_weights',
            'score_interval', 'mcnemar', 'clustered_mcnemar', 'paired_test', 'primary_metrics', 'digits_for', 'fmt_p',
-           'within_noise', 'constant_outputs', 'pair_sentence', 'verdict', 'controls', 'controls_table', 'pairs_table',
-           'plot_controls', 'generation_checks', 'generation_notes']
+           'within_noise', 'constant_outputs', 'pair_sentence', 'verdict', 'baselines', 'controls', 'controls_table',
+           'pairs_table', 'plot_controls', 'generation_checks', 'generation_notes']
 
 # %% ../nbs/39_harness.ipynb #d7a36524
 COLORS = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3', '#937860', '#da8bc3', '#8c8c8c']   # one palette for every plot of a report
@@ -560,6 +560,19 @@ def verdict(p:dict, # one test of `controls`
     if vs == 'floor': return 'better than floor' if better else 'worse than floor'
     return f"{p['a'] if better else p['b']} better"
 
+BASELINE = 'retrieval baseline'   # the model of a task's `M_retrieval` metric: the nearest training answer, scored like an answer
+
+def baselines(items:dict, # name -> `item_scores`
+             ) -> dict:
+    "`items` with each `M_retrieval` metric (the same for every model) moved to a model of its own, `BASELINE`, under the name M."
+    base, out = {}, {}
+    for name, tasks in items.items():
+        for t, ms in tasks.items():
+            for m, v in ms.items():
+                if m.split(',')[0].endswith('_retrieval'): base.setdefault(t, {}).setdefault(m.replace('_retrieval', '', 1), v)
+                else: out.setdefault(name, {}).setdefault(t, {})[m] = v
+    return {**out, BASELINE: base} if base else out
+
 def controls(items:dict, # name -> `item_scores` of each model and each floor
              floor_of:dict, # model -> the name (in `items`) of its untrained twin
              higher_is_better:dict|None=None, # {task: {metric: bool}} as lm-eval reports it; missing: lower is better for bits, perplexity, repetition
@@ -571,7 +584,7 @@ def controls(items:dict, # name -> `item_scores` of each model and each floor
              outputs:dict|None=None, # name -> {task: {doc_id: text}} of generation tasks: a constant output gets no verdict
             ) -> dict:
     "Every score with its interval; each model's floor and chance; a paired test for each pair of models and of each model against its floor."
-    hib, fam = higher_is_better or {}, families or {}
+    hib, fam, items = higher_is_better or {}, families or {}, baselines(items)   # memory is a model to beat: it gets a row and tests
     up = lambda t, m: hib.get(t, {}).get(m.split(',')[0], not _lower_better(m))
     scores = {}
     for name, tasks in items.items():
