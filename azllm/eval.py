@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/eval.html.md"""
 
 # %% ../nbs/40_eval.ipynb #eaf191e7
 from __future__ import annotations
-import copy, hashlib, json, os, re, shutil, tempfile, time
+import copy, hashlib, json, math, os, re, shutil, tempfile, time
 from pathlib import Path
 from typing import Literal, Optional, Union
 import pandas as pd
@@ -34,7 +34,7 @@ __all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'Mo
            'untrained_twin', 'evaluate_model', 'score_floors', 'eval_controls', 'plot_bpb', 'tokenizer_groups',
            'plot_fertility', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table', 'task_outputs',
            'generation_check_sections', 'generations_table', 'controls_sections', 'eval_sections', 'eval_data',
-           'item_data', 'run_eval']
+           'item_data', 'design_effect', 'paired_power', 'items_for_power', 'min_detectable_effect', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -261,6 +261,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
                    num_fewshot:int|None=None, # examples in each task prompt
                    limit:int|dict|None=None, # first N documents of each task, or {task: N}
                    harness_batch:int=8, # lm-eval requests per forward pass
+                   progress:bool=False, # a progress bar with ETA over the task requests (stderr, on a terminal)
                   ) -> dict:
     "Bits per byte, perplexity and tokenizer fertility of one model on `valid`, its greedy answers to `prompts`, and its lm-eval task scores."
     t0, name = time.perf_counter(), name or str(path)
@@ -271,7 +272,7 @@ def evaluate_model(path:str, # model dir, hub id, preset:NAME, or an SFT output 
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     res['chat'] = use_chat(chat, tok, src, name)
     res['generations'] = {p: generate(model, tok, p, chat=res['chat'], max_new_tokens=max_new_tokens) for p in prompts or []}
-    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, harness_batch, log_samples=True) if tasks else None
+    res['harness'] = harness_results(model, tok, tasks, num_fewshot, limit, harness_batch, log_samples=True, bar=progress) if tasks else None
     res['benchmarks'] = task_scores(res['harness']) if tasks else {}
     res.update(split_samples(res['harness']), _twin=twin_spec(model, tok))   # per-item scores for the controls; what a floor shares with it
     res['seconds'] = time.perf_counter() - t0
@@ -283,7 +284,7 @@ def score_floors(results:dict, # model -> `evaluate_model` result (each gets `fl
                  seq_len:int=512, micro_batch:int=4, max_windows:int|None=None, # as for the models
                  tasks:list[str]|None=None, num_fewshot:int|None=None, limit:int|dict|None=None, harness_batch:int=8, # as for the models
                  seed:int=0, # of the twins' random weights
-                 progress:bool=False, # print one line per twin
+                 progress:bool=False, # print one line per twin, and a progress bar over its task requests
                 ) -> dict:
     "Score one untrained twin per distinct (tokenizer, shape) among the models, on the same text and tasks: {twin name: result}."
     groups = {}
@@ -295,7 +296,7 @@ def score_floors(results:dict, # model -> `evaluate_model` result (each gets `fl
         model = untrained_twin(spec['config'], seed)
         f = floors[name] = dict(name=name, of=names, seed=seed, shape=spec['shape'], tokenizer=results[names[0]]['tokenizer'],
                                 **score_text(model, spec['tok'], docs, seq_len, micro_batch, max_windows))
-        f['harness'] = harness_results(model, spec['tok'], tasks, num_fewshot, limit, harness_batch, log_samples=True) if tasks else None
+        f['harness'] = harness_results(model, spec['tok'], tasks, num_fewshot, limit, harness_batch, log_samples=True, bar=progress) if tasks else None
         f.update(benchmarks=task_scores(f['harness']) if tasks else {}, **split_samples(f['harness']), seconds=time.perf_counter() - t0)
         del model
         for n in names: results[n]['floor'] = name
@@ -308,12 +309,13 @@ def eval_controls(results:dict, # model -> `evaluate_model` result, with `floor`
                  ) -> dict:
     "Intervals, floors, chance and paired tests of the models' lm-eval scores (`azllm.harness.controls`)."
     allr = {**results, **floors}
-    hib, chance = {}, {}
+    hib, chance, fams = {}, {}, {}
     for r in allr.values():
         for t, ms in (r.get('higher_is_better') or {}).items(): hib.setdefault(t, {}).update(ms)
         chance.update(r.get('chance') or {})
+        for t, f in (r.get('families') or {}).items(): fams.setdefault(t, {}).update(f)
     return controls({n: r['items'] for n, r in allr.items() if r.get('items')}, {n: r['floor'] for n, r in results.items() if r.get('floor')},
-                    hib, chance, seed=seed)
+                    hib, chance, seed=seed, families=fams, outputs={n: r.get('outputs') or {} for n, r in allr.items()})
 
 # %% ../nbs/40_eval.ipynb #d593f21e
 def plot_bpb(bpb:dict, # model -> bits per byte
@@ -416,14 +418,20 @@ BPB_NOTE = ("**Bits per byte** is the models' negative log-likelihood of the hel
             "every model pays for the same bytes whatever its tokenizer, so this is the column to compare. Loss per token and "
             "perplexity average over tokens, which differ in size between tokenizers: compare them only between models that share one.")
 
-BENCH_NOTE = ("lm-evaluation-harness tasks. Each score comes with its 95% interval (percentile bootstrap over the items) and its "
-              "**floor**: the score of an untrained twin, a model of the same shape and tokenizer with random weights (seeded), "
-              "scored on the same items. A model has learnt something a task measures only where it beats its floor; for "
-              "multiple choice, **chance** (the mean of 1 / options) is shown too, and a floor can sit above it when options differ "
-              "in length. **acc**: share of items whose correct option has the highest log-likelihood (**acc_norm**: per byte of "
-              "the option). **bits_per_byte**: each document scored alone (lower is better; it stands for the task's perplexities, "
-              "which rank models the same way). Models are compared on the same items by a paired bootstrap (and McNemar's exact "
-              "test for right/wrong items): a difference whose interval holds zero, or that McNemar's test does not confirm, is **within noise**; of twenty tests of differences that are noise, about one still passes, so read a lone one with care. lm-eval's raw results: "
+BENCH_NOTE = ("lm-evaluation-harness tasks. Each score comes with its 95% interval (percentile bootstrap; over whole item "
+              "families, such as a grammar frame or a reading passage, where the task names them, since items of one family are "
+              "answered alike) and its **floor**: the score of an untrained twin, a model of the same shape and tokenizer with random "
+              "weights (seeded), scored on the same items. Judge a model against its floor, not against chance: a floor can sit away "
+              "from chance when options differ in length or token count under that tokenizer. **↑** higher is better, **↓** lower is "
+              "better (bits per byte, rep4), and *better*/*worse* always follow that direction. **acc**: share of items whose correct "
+              "option has the highest log-likelihood (**acc_norm**: per byte of the option). **bits_per_byte**: each document scored "
+              "alone (it stands for the task's perplexities, which rank models the same way). Models are compared on the same items by "
+              "a paired bootstrap (and McNemar's test for right/wrong items, in its clustered form where items come in families): a "
+              "difference whose interval holds zero, or that McNemar's test does not confirm, is **within noise**, printed with the "
+              "smallest difference the test would have detected with 80% power (1.96 + 0.84 standard errors of the paired difference): "
+              "within noise means *no difference larger than that*, not *no difference*. Where a model wrote the same answer to every "
+              "item of a generation task, its comparisons say **constant output** instead of a verdict. Of twenty tests of differences "
+              "that are noise, about one still passes, so read a lone one with care. lm-eval's raw results: "
               "`lm_eval_results.json`; every item's score, per model and floor: `item_scores.json`.")
 
 FLOOR_NOTE = "**floor_bits_per_byte**: the same text scored by the model's untrained twin (same shape and tokenizer, random weights)."
@@ -536,6 +544,55 @@ def item_data(results:dict, # model -> `evaluate_model` result
     "Every item's score and every generated text, per model and floor (`item_scores.json`): what the intervals and tests were computed from."
     return {n: dict(items=r.get('items', {}), outputs=r.get('outputs', {})) for n, r in {**results, **(floors or {})}.items()}
 
+# %% ../nbs/40_eval.ipynb #b2c3d402
+def design_effect(family_sizes, # the number of items of each family
+                  icc:float, # correlation of two items' outcomes within one family
+                 ) -> float:
+    "How much families inflate the variance of a mean over items: 1 + (m - 1) icc, m the size-weighted mean family size."
+    s = [int(k) for k in family_sizes]
+    return 1 + (sum(k * k for k in s) / sum(s) - 1) * icc
+
+def _zs(level:float, power:float) -> tuple:
+    from statistics import NormalDist
+    return NormalDist().inv_cdf((1 + level) / 2), NormalDist().inv_cdf(power)
+
+def paired_power(delta:float, # the true difference of the two accuracies
+                 n:int, # items both models answer
+                 discordant:float, # share of items exactly one of the two gets right (ψ)
+                 deff:float=1.0, # design effect of the item families
+                 level:float=0.95, # of the two-sided test
+                ) -> float:
+    "Power of the paired (McNemar) test to detect a true difference `delta` on `n` shared items (normal approximation, Connor 1987)."
+    from statistics import NormalDist
+    za, _ = _zs(level, 0.5)
+    psi, d = discordant, abs(delta)
+    if not 0 < d <= psi <= 1: raise AzllmError(f"discordant share {psi} must lie between |delta| {d} and 1 (and delta must not be 0)")
+    return NormalDist().cdf((d * math.sqrt(n / deff) - za * math.sqrt(psi)) / math.sqrt(psi - d * d))
+
+def items_for_power(delta:float, # the difference to detect
+                    discordant:float, # share of discordant items (ψ)
+                    deff:float=1.0, # design effect of the item families
+                    power:float=0.8, # wanted power
+                    level:float=0.95, # of the two-sided test
+                   ) -> int:
+    "Items two models must share for the paired test to detect `delta` with `power`."
+    za, zb = _zs(level, power)
+    return math.ceil(deff * (za * math.sqrt(discordant) + zb * math.sqrt(discordant - delta ** 2)) ** 2 / delta ** 2)
+
+def min_detectable_effect(n:int, # items both models answer
+                          discordant:float, # share of discordant items (ψ)
+                          deff:float=1.0, # design effect of the item families
+                          power:float=0.8, # wanted power
+                          level:float=0.95, # of the two-sided test
+                         ) -> float:
+    "The smallest true difference the paired test detects with `power` on `n` items (bisection of `paired_power`)."
+    lo, hi = 1e-6, discordant
+    if paired_power(hi, n, discordant, deff, level) < power: return float('nan')
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if paired_power(mid, n, discordant, deff, level) < power else (lo, mid)
+    return hi
+
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
 def _headline(benchmarks:dict) -> str:
     "', az_reading acc 0.325, az_text_bpb bits_per_byte 3.150': one metric per task for the progress line."
@@ -567,7 +624,8 @@ def run_eval(cfg:EvalRun, # the run config
     for m in cfg.models:
         r = results[m.name] = evaluate_model(m.path, docs, m.adapter, m.tokenizer, m.name, cfg.seq_len, cfg.micro_batch, cfg.max_windows,
                                              cfg.prompts, cfg.chat if m.chat is None else m.chat, cfg.max_new_tokens,
-                                             tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, harness_batch=cfg.harness_batch)
+                                             tasks=cfg.tasks, num_fewshot=cfg.num_fewshot, limit=cfg.limit, harness_batch=cfg.harness_batch,
+                                             progress=progress)
         if progress: print0(f"{m.name}: {r['bpb']:.4f} bits/byte, perplexity {r['perplexity']:.2f}, "
                             f"fertility {r['fertility']['fertility']:.2f}{_headline(r['benchmarks'])} ({r['seconds']:.1f} s)")
     floors = score_floors(results, docs, cfg.seq_len, cfg.micro_batch, cfg.max_windows, cfg.tasks, cfg.num_fewshot, cfg.limit,

@@ -18,12 +18,13 @@ from .core import AzllmError, write_json, hub_offline, read_yaml_text
 from .generate import decode_threads
 
 # %% auto #0
-__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'TASK_YAML', 'CODE_KEYS', 'read_task', 'read_task_yaml', 'check_task_config',
-           'user_tasks', 'sandboxed_templates', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
-           'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table', 'plot_benchmarks',
-           'item_scores', 'task_chance', 'split_samples', 'score_interval', 'mcnemar', 'paired_test', 'primary_metrics',
-           'within_noise', 'pair_sentence', 'controls', 'controls_table', 'pairs_table', 'plot_controls',
-           'generation_checks', 'generation_notes']
+__all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'TASK_YAML', 'CODE_KEYS', 'POWER', 'BASELINE', 'read_task', 'read_task_yaml',
+           'check_task_config', 'user_tasks', 'sandboxed_templates', 'task_manager', 'task_names', 'local_files_only',
+           'load_tasks', 'progress_bar', 'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table',
+           'plot_benchmarks', 'item_scores', 'task_chance', 'item_families', 'split_samples', 'resample_weights',
+           'score_interval', 'mcnemar', 'clustered_mcnemar', 'paired_test', 'primary_metrics', 'digits_for', 'fmt_p',
+           'within_noise', 'constant_outputs', 'pair_sentence', 'verdict', 'baselines', 'controls', 'controls_table',
+           'pairs_table', 'plot_controls', 'generation_checks', 'generation_notes']
 
 # %% ../nbs/39_harness.ipynb #d7a36524
 COLORS = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3', '#937860', '#da8bc3', '#8c8c8c']   # one palette for every plot of a report
@@ -301,9 +302,22 @@ def _keeps_logits(model) -> bool:
     base = model.get_base_model() if hasattr(model, 'get_base_model') else model
     return 'logits_to_keep' in inspect.signature(base.forward).parameters
 
+def progress_bar(show:bool=True, # False: no bar at all
+                 file=None, # where the bar goes (default: stderr as it is now)
+                ):
+    "A tqdm factory for lm-eval's loops and ours: a bar with rate and ETA on `file` when it is a terminal, nothing elsewhere (a log file, CI)."
+    import sys
+    from tqdm import tqdm
+    file = file or sys.stderr
+    def bar(*args, **kw):
+        kw.pop('disable', None); kw.pop('file', None); kw.setdefault('leave', False)
+        return tqdm(*args, file=file, disable=None if show else True, dynamic_ncols=True, mininterval=1.0, **kw)
+    return bar
+
 def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local directory, a PeftModel) and its tokenizer
                batch_size:int=8, # requests per forward pass
                max_length:int|None=None, # longest input in tokens (None: the model's own)
+               bar=None, # a `progress_bar` for the requests (None: none)
               ):
     "lm-eval's `HFLM` around a model already in memory; documents of rolling tasks are scored as `bos doc`, once."
     from lm_eval.models.huggingface import HFLM
@@ -337,6 +351,7 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
             if self.backend != 'causal' or self.batch_size == 'auto' or not _keeps_logits(self.model): return super()._loglikelihood_tokens(requests, disable_tqdm, override_bs)
             res, bs = [None] * len(requests), override_bs or self.batch_size
             order = sorted(range(len(requests)), key=lambda i: -len(requests[i][1]) - len(requests[i][2]))
+            pbar = (bar if bar and not disable_tqdm else progress_bar(False))(total=len(requests), desc='loglikelihood requests', unit='req')
             for b in range(0, len(order), bs):
                 idx = order[b:b + bs]
                 inps = [(requests[i][1] + requests[i][2])[-(self.max_length + 1):][:-1] for i in idx]   # as lm-eval truncates
@@ -352,6 +367,8 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
                     rows = logp[r, f - lo:len(x) - lo]
                     res[i] = (float(rows.gather(1, cont[:, None]).sum()), bool((rows.argmax(-1) == cont).all()))
                     if requests[i][0] is not None: self.cache_hook.add_partial('loglikelihood', requests[i][0], res[i])
+                pbar.update(len(idx))
+            pbar.close()
             return res
     # HFLM re-ties the input and output embeddings of the model it is given; the model comes loaded and tied as azllm wants
     # it, and re-tying breaks a PeftModel whose adapter keeps its own copy of the tied embeddings (`modules_to_save`)
@@ -387,6 +404,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
                     max_length:int|None=None, # longest input in tokens (None: the model's own)
                     offline:bool|None=None, # local data only; None: when the Hub cannot be reached
                     progress:bool=False, # show lm-eval's logging and progress bars
+                    bar:bool=False, # a progress bar with rate and ETA over the requests (on stderr, when it is a terminal)
                     log_samples:bool=False, # keep lm-eval's per-sample outputs (`samples`), which the intervals and paired tests need
                    ) -> dict:
     "lm-eval's own results dict (`simple_evaluate`) for `model` on `tasks`: results, configs, versions, n-shot, n-samples, ..."
@@ -399,13 +417,16 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
     samples = _first_docs(loaded, limit) if isinstance(limit, dict) else None
     built = [t for d in loaded.values() for t in d['tasks'].values()] if not any(d.get('groups') for d in loaded.values()) else names
     was_training = model.training; model.eval()
-    lm = harness_lm(model, tok, batch_size, max_length)
+    import sys, lm_eval.models.huggingface as lm_hf, lm_eval.api.model as lm_api
+    pbar = progress_bar(bar or progress, sys.stderr)       # stderr now: lm-eval's own output is silenced below
+    lm = harness_lm(model, tok, batch_size, max_length, pbar)
     try:
         # lm-eval records `git describe` of the working directory (outside a repository git prints "fatal: ..." on stderr)
         # and, on every run, torch's collect_env, about twenty subprocesses (2-3 s): the record is the same, so it is made once
         import lm_eval.evaluator as lm_ev
         with _quiet(not progress), local_files_only(offline), sandboxed_templates(), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
-             mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())):
+             mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())), \
+             mock.patch.object(lm_hf, 'tqdm', pbar), mock.patch.object(lm_api, 'tqdm', progress_bar(False)):
             raw = lm_eval.simple_evaluate(model=lm, tasks=built, task_manager=tm, num_fewshot=num_fewshot, limit=None if isinstance(limit, dict) else limit,
                                           samples=samples, log_samples=log_samples, verbosity='ERROR' if not progress else None)
     except SecurityError as e: raise _unsafe_template(', '.join(names), e) from None
@@ -504,10 +525,19 @@ def task_chance(raw:dict, # lm-eval results with per-sample outputs
     return out
 
 # %% ../nbs/39_harness.ipynb #200c8d64
+def item_families(raw:dict, # lm-eval results with per-sample outputs
+                 ) -> dict:
+    "{task: {doc_id: family}} for the tasks whose documents name their `family` (template, passage): the clusters of the intervals and tests."
+    out = {}
+    for task, samples in (raw.get('samples') or {}).items():
+        fam = {int(s['doc_id']): str((s.get('doc') or {}).get('family')) for s in samples if (s.get('doc') or {}).get('family') is not None}
+        if fam and len(fam) == len(samples): out[task] = fam
+    return out
+
 def split_samples(raw:dict|None, # lm-eval results with per-sample outputs; their `samples` are taken out
                  ) -> dict:
-    "What the controls need from lm-eval's per-sample outputs: item scores, chance, metric directions, and the texts of generation tasks."
-    if not raw: return dict(items={}, chance={}, higher_is_better={}, outputs={}, prompts={})
+    "What the controls need from lm-eval's per-sample outputs: item scores, chance, metric directions, item families, and the texts of generation tasks."
+    if not raw: return dict(items={}, chance={}, higher_is_better={}, outputs={}, prompts={}, families={})
     outputs, prompts = {}, {}
     for task, samples in (raw.get('samples') or {}).items():
         if raw.get('configs', {}).get(task, {}).get('output_type') != 'generate_until': continue
@@ -517,35 +547,63 @@ def split_samples(raw:dict|None, # lm-eval results with per-sample outputs; thei
             outputs.setdefault(task, {})[int(s['doc_id'])] = str(r)
             doc = s.get('doc') or {}
             prompts.setdefault(task, {})[int(s['doc_id'])] = dict(question=str(doc.get('question', '')), reference=str(s.get('target', '')))
-    out = dict(items=item_scores(raw), chance=task_chance(raw), higher_is_better=raw.get('higher_is_better') or {}, outputs=outputs, prompts=prompts)
+    out = dict(items=item_scores(raw), chance=task_chance(raw), higher_is_better=raw.get('higher_is_better') or {}, outputs=outputs,
+               prompts=prompts, families=item_families(raw))
     raw.pop('samples', None)
     return out
 
 # %% ../nbs/39_harness.ipynb #1ee26554
-def _aggregate(metric:str, v:np.ndarray) -> np.ndarray:
-    "The task-level score over the item axis -1 (means), or -2 for items that are (log-likelihood, size) pairs (corpus ratios)."
-    if v.ndim >= 2 and v.shape[-1] == 2 and metric.split(',')[0] in ('bits_per_byte', 'byte_perplexity', 'word_perplexity'):
-        nats = -v[..., 0].sum(-1) / v[..., 1].sum(-1)
-        return nats / math.log(2) if metric.startswith('bits_per_byte') else np.exp(nats)
-    return v.mean(-1)
+def _aggregate(metric:str, v:np.ndarray, w:np.ndarray|None=None) -> np.ndarray:
+    "The task-level score of items `v` (values, or (log-likelihood, size) pairs for corpus ratios), each resample a row of weights `w` (item counts)."
+    ratio = v.ndim == 2 and v.shape[-1] == 2 and metric.split(',')[0] in ('bits_per_byte', 'byte_perplexity', 'word_perplexity')
+    one, w = w is None, np.ones((1, len(v))) if w is None else w
+    if ratio:
+        nats = -(w @ v[:, 0]) / (w @ v[:, 1])
+        out = nats / math.log(2) if metric.startswith('bits_per_byte') else np.exp(nats)
+    else: out = (w @ v) / w.sum(-1)
+    return float(out[0]) if one else out
 
 def _values(items:dict, ids:list) -> np.ndarray:
     return np.array([items[i] for i in ids], dtype=float)
+
+def _counts(idx:np.ndarray, k:int) -> np.ndarray:
+    "How often each of 0..k-1 occurs in each row of `idx`: one bincount over rows offset by k."
+    return np.bincount((idx + k * np.arange(len(idx))[:, None]).ravel(), minlength=k * len(idx)).reshape(len(idx), k).astype(float)
+
+def resample_weights(ids:list, # the items, in order
+                     clusters:dict|None=None, # item -> its family (template, passage); None: items are independent
+                     n_boot:int=1000, # resamples
+                     seed:int=0, # of the resampling
+                    ) -> np.ndarray:
+    "Bootstrap resamples as weights, (n_boot, items): how often each item is drawn; with `clusters`, whole families are drawn (a cluster bootstrap)."
+    rng = np.random.default_rng(seed)
+    if clusters is None:
+        return _counts(rng.integers(0, len(ids), (n_boot, len(ids))), len(ids))
+    fams = list(dict.fromkeys(clusters[i] for i in ids))
+    pos = {f: k for k, f in enumerate(fams)}; of = np.array([pos[clusters[i]] for i in ids])
+    return _counts(rng.integers(0, len(fams), (n_boot, len(fams))), len(fams))[:, of]
 
 def score_interval(items:dict, # doc_id -> per-item value (from `item_scores`)
                    metric:str, # the metric's name (decides how items aggregate)
                    n_boot:int=1000, # bootstrap resamples
                    seed:int=0, # of the resampling
                    level:float=0.95, # interval coverage
+                   clusters:dict|None=None, # doc_id -> family: resample whole families (cluster bootstrap)
                   ) -> dict:
-    "The task score and its bootstrap percentile interval over items: {value, low, high, n}."
+    "The task score and its bootstrap percentile interval over items (or over families): {value, low, high, n, families}."
     ids = sorted(items); v = _values(items, ids)
-    idx = np.random.default_rng(seed).integers(0, len(ids), (n_boot, len(ids)))
-    boot = _aggregate(metric, v[idx])
+    cl = clusters if clusters and all(i in clusters for i in ids) else None
+    boot = _aggregate(metric, v, resample_weights(ids, cl, n_boot, seed))
     lo, hi = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
-    return dict(value=float(_aggregate(metric, v)), low=float(lo), high=float(hi), n=len(ids))
+    return dict(value=float(_aggregate(metric, v)), low=float(lo), high=float(hi), n=len(ids), families=len({cl[i] for i in ids}) if cl else len(ids))
 
 _RIGHT_WRONG = ('acc', 'acc_norm', 'exact_match')   # per-item metrics that are 1 (right) or 0 (wrong)
+POWER = 0.8                                         # the power at which `paired_test` states the smallest detectable difference
+
+def _z_power(level:float, power:float) -> float:
+    "z of a two-sided test at `level` plus z of `power`: a true difference of this many standard errors is detected with that power."
+    from statistics import NormalDist
+    return NormalDist().inv_cdf((1 + level) / 2) + NormalDist().inv_cdf(power)
 
 def mcnemar(a:np.ndarray, b:np.ndarray) -> float:
     "Exact two-sided McNemar p-value for two models' right (1) / wrong (0) answers to the same items."
@@ -554,22 +612,40 @@ def mcnemar(a:np.ndarray, b:np.ndarray) -> float:
     if n == 0: return 1.0
     return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
 
+def clustered_mcnemar(a:np.ndarray, b:np.ndarray, # right (1) / wrong (0) of two models on the same items
+                      fam:np.ndarray, # each item's family
+                     ) -> float:
+    "McNemar's test for items in families (Durkalski et al. 2003): the discordant pairs' imbalance summed per family, its variance from the families."
+    d = a - b
+    per = np.array([d[fam == f].sum() for f in np.unique(fam)])
+    if not (per ** 2).sum(): return 1.0
+    return float(math.erfc(math.sqrt(per.sum() ** 2 / (per ** 2).sum() / 2)))
+
 def paired_test(a:dict, b:dict, # doc_id -> per-item value of two models on the same task
                 metric:str, # the metric's name
                 n_boot:int=1000, # bootstrap resamples
                 seed:int=0, # of the resampling
                 level:float=0.95, # interval coverage
+                clusters:dict|None=None, # doc_id -> family: resample whole families, and McNemar's test per family
+                power:float=POWER, # the power at which `mde` is stated
                ) -> dict:
-    "Paired bootstrap over the shared items of score(a) - score(b): {diff, low, high, p, n}, with McNemar's p for right/wrong items."
+    "Paired (cluster) bootstrap over the shared items of score(a) - score(b): {diff, low, high, p, n, families, se, mde}, with McNemar's p for right/wrong items."
     ids = sorted(set(a) & set(b))
     if not ids: raise AzllmError(f"{metric}: the two models share no scored items; give both the same tasks and limit")
     va, vb = _values(a, ids), _values(b, ids)
-    idx = np.random.default_rng(seed).integers(0, len(ids), (n_boot, len(ids)))
-    d = _aggregate(metric, va[idx]) - _aggregate(metric, vb[idx])
+    cl = clusters if clusters and all(i in clusters for i in ids) and len({clusters[i] for i in ids}) < len(ids) else None
+    w = resample_weights(ids, cl, n_boot, seed)
+    d = _aggregate(metric, va, w) - _aggregate(metric, vb, w)
     lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
     p = min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean()))
-    out = dict(diff=float(_aggregate(metric, va) - _aggregate(metric, vb)), low=float(lo), high=float(hi), p=float(p), n=len(ids), test='paired bootstrap')
-    if metric.split(',')[0] in _RIGHT_WRONG and set(np.unique(np.r_[va, vb])) <= {0.0, 1.0}: out.update(p_mcnemar=mcnemar(va, vb), test='paired bootstrap, McNemar')
+    se = float(d.std(ddof=1))
+    z = _z_power(level, power)
+    out = dict(diff=float(_aggregate(metric, va) - _aggregate(metric, vb)), low=float(lo), high=float(hi), p=float(p), n=len(ids),
+               families=len({cl[i] for i in ids}) if cl else len(ids), se=se, mde=z * se, power=power,
+               test='paired cluster bootstrap' if cl else 'paired bootstrap')
+    if metric.split(',')[0] in _RIGHT_WRONG and set(np.unique(np.r_[va, vb])) <= {0.0, 1.0}:
+        if cl: out.update(p_mcnemar=clustered_mcnemar(va, vb, np.array([cl[i] for i in ids])), test='paired cluster bootstrap, clustered McNemar')
+        else: out.update(p_mcnemar=mcnemar(va, vb), test='paired bootstrap, McNemar')
     return out
 
 # %% ../nbs/39_harness.ipynb #87a218ae
@@ -582,24 +658,69 @@ def primary_metrics(metrics) -> list[str]:
 
 def _lower_better(metric:str) -> bool: return metric.split(',')[0] in ('bits_per_byte',) + _SAME_AS_BPB or 'perplexity' in metric or 'rep' in metric
 
+def digits_for(values) -> int:
+    "Decimals to print a metric with: 1 for scores on a 0-100 scale (chrF, perplexities), 3 for shares and bits."
+    v = [abs(x) for x in values if x is not None and math.isfinite(x)]
+    return 1 if v and max(v) >= 10 else 3
+
+def fmt_p(p:float) -> str:
+    "A p-value as a reader wants it: two significant digits, 'p < 0.001' below that."
+    return 'p < 0.001' if p < 0.001 else f'p = {p:.2g}'
+
 def within_noise(r:dict, # from `paired_test`
                  level:float=0.95, # the interval's coverage
                 ) -> bool:
-    "Whether a paired difference is noise: its bootstrap interval holds zero, or (right/wrong items) McNemar's exact test does not reject."
+    "Whether a paired difference is noise: its bootstrap interval holds zero, or (right/wrong items) McNemar's test does not reject."
     return r['low'] <= 0 <= r['high'] or r.get('p_mcnemar', 0) > 1 - level
+
+def constant_outputs(outputs:dict|None, # name -> {task: {doc_id: text}} (generation tasks)
+                     task:str, names:list[str], # the task and the models of a comparison
+                    ) -> list[str]:
+    "The models among `names` that wrote one and the same answer to every item of `task` (more than one item): their scores rate that one text."
+    return [n for n in names if len(o := ((outputs or {}).get(n) or {}).get(task) or {}) > 1 and len({t.strip() for t in o.values()}) == 1]
 
 def pair_sentence(task:str, metric:str, a:str, b:str, # the task, metric and the two models
                   r:dict, # from `paired_test`
                   higher_is_better:bool=True, # direction of the metric
                   level:float=0.95, # the interval's coverage
+                  digits:int=3, # decimals of the metric (`digits_for`)
+                  constant:list|None=None, # models whose answers are all alike (`constant_outputs`): no verdict
                  ) -> str:
-    "One plain sentence on a paired difference: who is better, by how much, or that it is within noise."
-    ci = f"{r['diff']:+.3g} ({level:.0%} interval {r['low']:+.3g} to {r['high']:+.3g}, p = {r['p']:.2g}, {r['n']} items)"
-    if r['low'] <= 0 <= r['high']: return f"{task} {metric}: {a} − {b} = {ci}: within noise, these items cannot tell {a} from {b}."
-    if within_noise(r, level): return (f"{task} {metric}: {a} − {b} = {ci}: the bootstrap interval leaves out zero but McNemar's exact test "
-                                       f"does not (p = {r['p_mcnemar']:.2g}): within noise, these items cannot tell {a} from {b}.")
+    "One plain sentence on a paired difference: who is better, by how much, or that it is within noise and what it could have detected."
+    units = f"{r['n']} items" + (f" in {r['families']} families" if r.get('families', r['n']) < r['n'] else '')
+    ci = f"{r['diff']:+.{digits}f} ({level:.0%} interval {r['low']:+.{digits}f} to {r['high']:+.{digits}f}, {fmt_p(r['p'])}, {units})"
+    if constant:
+        return (f"{task} {metric}: {a} − {b} = {ci}: no verdict, constant output: {' and '.join(constant)} wrote the same answer to every item, "
+                "so the score rates that one text, not the model.")
+    mde = f" (a difference of ±{r['mde']:.{digits}f} would be detected with {r.get('power', POWER):.0%} power)" if 'mde' in r else ''
+    if r['low'] <= 0 <= r['high']: return f"{task} {metric}: {a} − {b} = {ci}: within noise, these items cannot tell {a} from {b}{mde}."
+    if within_noise(r, level): return (f"{task} {metric}: {a} − {b} = {ci}: the bootstrap interval leaves out zero but McNemar's test "
+                                       f"does not ({fmt_p(r['p_mcnemar'])}): within noise, these items cannot tell {a} from {b}{mde}.")
     better = (r['diff'] > 0) == higher_is_better
     return f"{task} {metric}: {a} − {b} = {ci}: {a} is {'better' if better else 'worse'} than {b}."
+
+def verdict(p:dict, # one test of `controls`
+            vs:str|None=None, # 'floor': say it against the floor; None: name the better model
+           ) -> str:
+    "A test's verdict in a table cell: better/worse (the metric's direction respected), within noise with the detectable difference, or constant output."
+    if p.get('constant'): return 'constant output: no verdict'
+    if p['within_noise']: return f"within noise (detects ±{p['mde']:.{p.get('digits', 3)}f})" if 'mde' in p else 'within noise'
+    better = (p['diff'] > 0) == p['higher_is_better']
+    if vs == 'floor': return 'better than floor' if better else 'worse than floor'
+    return f"{p['a'] if better else p['b']} better"
+
+BASELINE = 'retrieval baseline'   # the model of a task's `M_retrieval` metric: the nearest training answer, scored like an answer
+
+def baselines(items:dict, # name -> `item_scores`
+             ) -> dict:
+    "`items` with each `M_retrieval` metric (the same for every model) moved to a model of its own, `BASELINE`, under the name M."
+    base, out = {}, {}
+    for name, tasks in items.items():
+        for t, ms in tasks.items():
+            for m, v in ms.items():
+                if m.split(',')[0].endswith('_retrieval'): base.setdefault(t, {}).setdefault(m.replace('_retrieval', '', 1), v)
+                else: out.setdefault(name, {}).setdefault(t, {})[m] = v
+    return {**out, BASELINE: base} if base else out
 
 def controls(items:dict, # name -> `item_scores` of each model and each floor
              floor_of:dict, # model -> the name (in `items`) of its untrained twin
@@ -608,27 +729,32 @@ def controls(items:dict, # name -> `item_scores` of each model and each floor
              n_boot:int=1000, # bootstrap resamples
              seed:int=0, # of the resampling
              level:float=0.95, # interval coverage
+             families:dict|None=None, # {task: {doc_id: family}} (`item_families`): intervals and tests resample whole families
+             outputs:dict|None=None, # name -> {task: {doc_id: text}} of generation tasks: a constant output gets no verdict
             ) -> dict:
     "Every score with its interval; each model's floor and chance; a paired test for each pair of models and of each model against its floor."
-    hib = higher_is_better or {}
+    hib, fam, items = higher_is_better or {}, families or {}, baselines(items)   # memory is a model to beat: it gets a row and tests
     up = lambda t, m: hib.get(t, {}).get(m.split(',')[0], not _lower_better(m))
     scores = {}
     for name, tasks in items.items():
         for t, ms in tasks.items():
-            for m, v in ms.items(): scores.setdefault(t, {}).setdefault(m, {})[name] = score_interval(v, m, n_boot, seed, level)
+            for m, v in ms.items(): scores.setdefault(t, {}).setdefault(m, {})[name] = score_interval(v, m, n_boot, seed, level, fam.get(t))
     floors = set(floor_of.values())
     models = [n for n in items if n not in floors]
     pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]] + [(m, floor_of[m]) for m in models if m in floor_of]
     tests = []
     for t, ms in scores.items():
         for m in primary_metrics(ms):
+            dg = digits_for(s['value'] for s in ms[m].values())
             for a, b in pairs:
                 if a not in ms[m] or b not in ms[m]: continue
-                r = paired_test(items[a][t][m], items[b][t][m], m, n_boot, seed, level)
-                tests.append(dict(task=t, metric=m, a=a, b=b, floor=b in floors, **r, higher_is_better=up(t, m),
-                                  within_noise=within_noise(r, level), sentence=pair_sentence(t, m, a, b, r, up(t, m), level)))
+                r = paired_test(items[a][t][m], items[b][t][m], m, n_boot, seed, level, fam.get(t))
+                const = constant_outputs(outputs, t, [a] if b in floors else [a, b])   # a twin's constant output is a floor like any other
+                tests.append(dict(task=t, metric=m, a=a, b=b, floor=b in floors, **r, higher_is_better=up(t, m), digits=dg, constant=const,
+                                  within_noise=within_noise(r, level), sentence=pair_sentence(t, m, a, b, r, up(t, m), level, dg, const)))
     return dict(scores=scores, floor_of=dict(floor_of), chance=dict(chance or {}), pairs=tests,
-                higher_is_better={t: {m: up(t, m) for m in ms} for t, ms in scores.items()}, level=level, n_boot=n_boot, seed=seed)
+                higher_is_better={t: {m: up(t, m) for m in ms} for t, ms in scores.items()}, level=level, n_boot=n_boot, seed=seed,
+                families={t: len(set(f.values())) for t, f in fam.items()})
 
 # %% ../nbs/39_harness.ipynb #2dfa7456
 def _iv(s:dict|None, digits:int=3) -> str:
@@ -636,28 +762,32 @@ def _iv(s:dict|None, digits:int=3) -> str:
 
 def controls_table(c:dict, # from `controls`
                   ) -> pd.DataFrame:
-    "One row per task, metric and model: its score and interval, its floor's, chance, and whether it beats the floor."
+    "One row per task, metric and model: its score and interval, its floor's, chance, and whether it is better than its floor."
     vs = {(p['task'], p['metric'], p['a']): p for p in c['pairs'] if p['floor']}
     rows = []
     for t, ms in c['scores'].items():
         for m in primary_metrics(ms):
+            dg = digits_for(s['value'] for s in ms[m].values())
             for name, s in ms[m].items():
                 if name in set(c['floor_of'].values()): continue
                 f = c['floor_of'].get(name); p = vs.get((t, m, name))
-                verdict = '' if p is None else 'within noise' if p['within_noise'] else ('above floor' if (p['diff'] > 0) == p['higher_is_better'] else 'below floor')
-                rows.append({'task metric': f'{t} {m}', 'model': name, f"score [{c['level']:.0%} interval]": _iv(s),
-                             'floor (untrained twin)': _iv(ms[m].get(f)), 'chance': f"{c['chance'][t]:.3f}" if t in c['chance'] and m.split(',')[0] in ('acc', 'acc_norm') else '',
-                             'vs floor': verdict})
+                rows.append({'task metric': f"{t} {m} {'↑' if c['higher_is_better'][t][m] else '↓'}", 'model': name,
+                             f"score [{c['level']:.0%} interval]": _iv(s, dg), 'floor (untrained twin)': _iv(ms[m].get(f), dg),
+                             'chance': f"{c['chance'][t]:.3f}" if t in c['chance'] and m.split(',')[0] in ('acc', 'acc_norm') else '',
+                             'vs floor': '' if p is None else verdict(p, 'floor')})
     return pd.DataFrame(rows).set_index('task metric') if rows else pd.DataFrame()
 
 def pairs_table(c:dict, # from `controls`
                 floors:bool=False, # the model-against-floor tests instead of the model pairs
                ) -> pd.DataFrame:
-    "The paired tests: difference a − b, its interval, the bootstrap (and McNemar) p-value, and the verdict."
-    rows = [{'task metric': f"{p['task']} {p['metric']}", 'a − b': f"{p['a']} − {p['b']}", 'difference': f"{p['diff']:+.3f}",
-             f"{c['level']:.0%} interval": f"[{p['low']:+.3f}, {p['high']:+.3f}]", 'p (bootstrap)': f"{p['p']:.3f}",
-             'p (McNemar)': f"{p['p_mcnemar']:.3f}" if 'p_mcnemar' in p else '',
-             'verdict': 'within noise' if p['within_noise'] else (f"{p['a']} better" if (p['diff'] > 0) == p['higher_is_better'] else f"{p['b']} better")}
+    "The paired tests: difference a − b, its interval, the p-values, the smallest difference the test detects with 80% power, and the verdict."
+    f = lambda p, x: f"{x:+.{p.get('digits', 3)}f}"
+    rows = [{'task metric': f"{p['task']} {p['metric']} {'↑' if p['higher_is_better'] else '↓'}", 'a − b': f"{p['a']} − {p['b']}",
+             'difference': f(p, p['diff']), f"{c['level']:.0%} interval": f"[{f(p, p['low'])}, {f(p, p['high'])}]",
+             'p (bootstrap)': fmt_p(p['p'])[4:] if p['p'] >= 0.001 else '< 0.001',
+             'p (McNemar)': ('' if 'p_mcnemar' not in p else fmt_p(p['p_mcnemar'])[4:] if p['p_mcnemar'] >= 0.001 else '< 0.001'),
+             f"detectable ({p.get('power', POWER):.0%} power)": f"±{p['mde']:.{p.get('digits', 3)}f}" if 'mde' in p else '',
+             'verdict': verdict(p)}
             for p in c['pairs'] if p['floor'] == floors]
     return pd.DataFrame(rows).set_index('task metric') if rows else pd.DataFrame()
 

@@ -178,6 +178,7 @@ def eval_step(out:Path, # run directory
               max_new_tokens:int=32, # generation length
               prompts:list[str]|None=None, # generation prompts (default: azllm.eval's Azerbaijani prompts)
               tasks:dict|None=None, # lm-eval task -> documents to score (default `QUICK_TASKS`; {} for none)
+              progress:bool=False, # a bar with ETA over each model's and twin's task requests (stderr, on a terminal)
              ):
     "BPB, perplexity and fertility of every model on the whole validation text, side-by-side generations, and the bundled benchmarks."
     from azllm.eval import (evaluate_model, eval_sections, eval_data, write_report, eval_table, generations_table, AZ_PROMPTS,
@@ -192,9 +193,9 @@ def eval_step(out:Path, # run directory
     if 'sft' in rep: models['sft'] = (rep['sft']['adapter'], None)
     if 'dpo' in rep: models['dpo'] = (rep['dpo']['adapter'], None)
     results = {n: evaluate_model(p, valid, adapter=a, name=n, seq_len=TINY['seq_len'], max_new_tokens=max_new_tokens,
-                                 prompts=prompts or AZ_PROMPTS, tasks=list(tasks), limit=tasks)
+                                 prompts=prompts or AZ_PROMPTS, tasks=list(tasks), limit=tasks, progress=progress)
                for n, (p, a) in models.items()}
-    floors = score_floors(results, valid_documents(valid), seq_len=TINY['seq_len'], tasks=list(tasks), limit=tasks)
+    floors = score_floors(results, valid_documents(valid), seq_len=TINY['seq_len'], tasks=list(tasks), limit=tasks, progress=progress)
     ctl = eval_controls(results, floors) if tasks else None
     curves = {n: out/'cpt'/n for n in runs} | ({'sft': out/'sft'} if 'sft' in rep else {})
     data = eval_data(results, curves, floors, ctl)
@@ -376,7 +377,7 @@ def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically
             rep.setdefault('_sections', {})['Stage 3b: DPO'] = dpo_section(rep['dpo'])
         if 'eval' in stages and 'cpt' in stages:
             with _timed(timings, 'eval', bar):
-                eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts, tasks)
+                eval_step(tmp, rep, runs, valid[:eval_docs] if eval_docs else valid, max_new_tokens, prompts, tasks, progress)
             if 'dpo' in rep:
                 table, rep['sft_vs_dpo'] = sft_vs_dpo(rep)
                 rep['_sections']['SFT and DPO compared'] = '\n\n'.join([

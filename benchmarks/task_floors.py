@@ -7,6 +7,12 @@ requests do (log p(' ' + option | prompt); an empty prompt is the bos token), in
     python benchmarks/task_floors.py                      # 3 seeds, every item; writes benchmarks/results/az_tasks_floors.json
     python benchmarks/task_floors.py --seeds 0 --limit 100 --out /tmp/floors.json
 
+Beside the floors it stores what makes them worth reading: cluster-bootstrap intervals (over item families) of every
+untrained run, a twin with a tokenizer the builder never tuned on (a fresh 8,000-token BPE of az_train.txt), the shortcuts
+not yet at chance (`OPEN_STRATEGIES`, option frequency, position), and a **positive control**: a character 5-gram model of
+az_train.txt (interpolated Witten-Bell, `CharNgram`), which knows some Azerbaijani, against each twin on the same items
+(paired cluster bootstrap and clustered McNemar, with the smallest difference each test detects at 80% power).
+
 Writing the default file also re-renders the floor tables of azllm/tasks/README.md from it (`render_readme`);
 `python benchmarks/task_floors.py --render` re-renders them from the stored file alone.
 """
@@ -19,6 +25,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 TASKS_DIR = ROOT/'azllm'/'tasks'
 HEADLINE = ('az_grammar', 'az_reading', 'az_knowledge')
+NGRAM_ORDER = 5
 CHANCE = {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
 KIND = {'az_grammar': 'phenomenon', 'az_reading': 'question_type', 'az_knowledge': 'topic'}   # the item field that names its kind
 OUT = ROOT/'benchmarks'/'results'/'az_tasks_floors.json'
@@ -127,6 +134,94 @@ def shortcut_scores(b=None, kinds:bool=False, limit=None) -> dict:
         else: out[task] = {s: sum(c[s] for c in cr) / len(items) for s in cr[0]}
     return out
 
+class CharNgram:
+    "A character n-gram model with interpolated Witten-Bell smoothing: log p(text | context), the positive control of the task set."
+    def __init__(self, text:str, order:int=NGRAM_ORDER):
+        self.order, self.vocab = order, len(set(text)) + 1          # + 1: a character never seen
+        self.grams = [Counter(text[i:i + k] for i in range(len(text) - k + 1)) for k in range(order + 1)]
+        self.hist, self.types = [Counter() for _ in range(order + 1)], [Counter() for _ in range(order + 1)]
+        for k in range(1, order + 1):
+            for g, c in self.grams[k].items(): self.hist[k][g[:-1]] += c; self.types[k][g[:-1]] += 1
+    def prob(self, h:str, c:str) -> float:
+        p = 1 / self.vocab
+        for k in range(1, self.order + 1):
+            if len(h) < k - 1: break
+            hk = h[len(h) - k + 1:] if k > 1 else ''
+            n, t = self.hist[k][hk], self.types[k][hk]
+            if n: p = (self.grams[k][hk + c] + t * p) / (n + t)
+        return p
+    def logprob(self, text:str, context:str='\n') -> float:
+        s = context + text
+        return sum(math.log(self.prob(s[max(0, i - self.order + 1):i], s[i])) for i in range(len(context), len(s)))
+
+def ngram_correct(model:CharNgram, task:str, items:list) -> list[bool]:
+    "Right or wrong per item, each option scored as lm-eval scores it: log p(' ' + option | prompt), a grammar sentence alone."
+    ll = [[model.logprob(ch) if task == 'az_grammar' else model.logprob(' ' + ch, context(task, it)) for ch in it['choices']] for it in items]
+    return correct(ll, items)
+
+def families(task, items) -> dict: return {i: it['family'] for i, it in enumerate(items)}
+
+def cluster_interval(task, items, right) -> dict:
+    "Accuracy with its 95% cluster-bootstrap interval over item families (azllm.harness.score_interval)."
+    from azllm.harness import score_interval
+    r = score_interval({i: float(v) for i, v in enumerate(right)}, 'acc', clusters=families(task, items))
+    return {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
+
+def versus(task, items, a, b) -> dict:
+    "Paired cluster bootstrap and clustered McNemar of right/wrong lists a - b on the same items; with the 80%-power MDE."
+    from azllm.harness import paired_test, within_noise
+    r = paired_test({i: float(v) for i, v in enumerate(a)}, {i: float(v) for i, v in enumerate(b)}, 'acc', clusters=families(task, items))
+    disc = sum(x != y for x, y in zip(a, b)) / len(a)
+    out = {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items() if k in ('diff', 'low', 'high', 'p', 'p_mcnemar', 'mde', 'se', 'families', 'n')}
+    iid = math.sqrt(max(disc - r['diff'] ** 2, 1e-12) / len(a))
+    return dict(out, discordant=round(disc, 4), design_effect=round((r['se'] / iid) ** 2, 2), separated=not within_noise(r))
+
+def unseen_tokenizer():
+    "A tokenizer the builder never balanced against: a fresh 8,000-token BPE of az_train.txt (the builder uses 4,000 and Llama 3)."
+    from azllm.tokenizer import train_tokenizer
+    from azllm.data import read_documents
+    return train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 8000, quiet=True)
+
+def open_shortcuts(b, items:dict) -> dict:
+    "{task: {strategy: score}} of the strategies not enforced at chance: OPEN_STRATEGIES, option frequency in the task, answer position."
+    out = {}
+    for task in ('az_reading', 'az_knowledge'):
+        its = items[task]; n = len(its)
+        freq = Counter(o for it in its for o in it['choices'])
+        cr = [b.strategy_credit([b.option_features(o, it.get('passage', ''), it.get('question', '')) for o in it['choices']], it['answer'], b.OPEN_STRATEGIES) for it in its]
+        f = lambda best: sum(b.strategy_credit([{'f': freq[o]} for o in it['choices']], it['answer'], {'x': ('f', best)})['x'] for it in its) / n
+        out[task] = {**{s: sum(c[s] for c in cr) / n for s in b.OPEN_STRATEGIES}, 'most_frequent_option': f(max), 'least_frequent_option': f(min),
+                     'first_option': sum(it['answer'] == 0 for it in its) / n, 'last_option': sum(it['answer'] == len(it['choices']) - 1 for it in its) / n}
+    return out
+
+def controls(items:dict, per_item:dict, seeds, limit=None) -> dict:
+    "The cluster-aware intervals of every twin, the fresh-tokenizer twin, and the n-gram positive control against each twin."
+    from azllm.model import load_model
+    tw = {tok: {t: {s: cluster_interval(t, items[t], r) for s, r in by_seed.items()} for t, by_seed in per.items()} for tok, per in per_item.items()}
+    tok8 = unseen_tokenizer(); unseen = {}
+    for seed in seeds:
+        model = load_model('preset:llama-tiny', tok8, seed=seed).eval()
+        for t in HEADLINE: unseen.setdefault(t, {})[seed] = correct(loglikelihoods(model, tok8, t, items[t]), items[t])
+    unseen_short = {t: sum(b_credit for b_credit in fewest_tokens_credit(tok8, t, items[t])) / len(items[t]) for t in HEADLINE}
+    ng = CharNgram((ROOT/'data_samples'/'az_train.txt').read_text(encoding='utf-8'))
+    pos = {}
+    for t in HEADLINE:
+        right = ngram_correct(ng, t, items[t])
+        pos[t] = dict(score=cluster_interval(t, items[t], right),
+                      vs_twin={tok: versus(t, items[t], right, per_item[tok][t][seeds[0]]) for tok in per_item} | {'bpe8k': versus(t, items[t], right, unseen[t][seeds[0]])})
+    return dict(twin_intervals=tw, unseen_tokenizer=dict(name='bpe8k', vocab=len(tok8), fewest_tokens=unseen_short,
+                                                          untrained={t: {s: cluster_interval(t, items[t], r) for s, r in by.items()} for t, by in unseen.items()}),
+                positive_control=dict(model=f'character {NGRAM_ORDER}-gram of data_samples/az_train.txt, interpolated Witten-Bell', tasks=pos))
+
+def fewest_tokens_credit(tok, task, items) -> list[float]:
+    "Per item: the credit 'fewest tokens under `tok`' gives the correct option (ties split)."
+    n = lambda o: len(tok(' ' + o, add_special_tokens=False).input_ids)
+    out = []
+    for it in items:
+        v = [n(o) for o in it['choices']]; top = [i for i, x in enumerate(v) if x == min(v)]
+        out.append((it['answer'] in top) / len(top))
+    return out
+
 def floors(seeds=(0, 1, 2), limit=None, threads=1, argv=()) -> dict:
     "Everything az_tasks_floors.json holds: per task (as before) and per kind, with the command, machine and the data's digests."
     t0 = time.time(); b = builder()
@@ -140,7 +235,8 @@ def floors(seeds=(0, 1, 2), limit=None, threads=1, argv=()) -> dict:
                data_sha256={t: data_sha256(t) for t in HEADLINE},
                kinds={t: dict(field=KIND[t], n=kind_sizes(t, items[t]), two_se={k: two_se(CHANCE[t], n) for k, n in kind_sizes(t, items[t]).items()})
                       for t in HEADLINE},
-               shortcuts_by_kind=shortcut_scores(b, kinds=True, limit=limit), untrained_by_kind=untrained_by_kind(per_item, limit))
+               shortcuts_by_kind=shortcut_scores(b, kinds=True, limit=limit), untrained_by_kind=untrained_by_kind(per_item, limit),
+               open_shortcuts=open_shortcuts(b, items), **controls(items, per_item, list(seeds), limit))
     res['seconds'] = round(time.time() - t0, 1)
     return res
 
@@ -205,7 +301,27 @@ def kind_table(res) -> str:
                  f"{rule['runs'] // (kinds * len(toks))} seeds).")
     return '\n'.join(lines)
 
-BLOCKS = {'floors': markdown_table, 'floors by kind': kind_table}
+def control_table(res) -> str:
+    """Per task: n and families; each twin (seed mean, and seed 0's cluster-bootstrap interval) with the two bundled tokenizers
+    and the unseen one; the best shortcut, enforced or open; the n-gram positive control with its interval; and its paired
+    test against the az4k twin: difference, clustered McNemar p, the smallest difference the test detects at 80% power."""
+    pc, un = res['positive_control']['tasks'], res['unseen_tokenizer']['untrained']
+    iv = lambda d: f"{d['value']:.3f} [{d['low']:.3f}, {d['high']:.3f}]"
+    lines = ['| task | n (families) | twin llama3 | twin az4k | twin bpe8k (unseen) | best shortcut | n-gram control | n-gram − twin az4k (p; detectable) |',
+             '|---|---|---|---|---|---|---|---|']
+    for t in HEADLINE:
+        sc = {**res['shortcuts'][t], **res.get('open_shortcuts', {}).get(t, {})}
+        sc = {k: v for k, v in sc.items() if k not in ('first_option', 'last_option')}
+        best = max(sc, key=sc.get); v = pc[t]['vs_twin']['az4k']
+        tw = lambda per: f"{sum(d['value'] for d in per.values()) / len(per):.3f} (seed 0 {iv(per[next(iter(per))])})"
+        lines.append(f"| {t} | {res['n'][t]} ({pc[t]['score']['families']}) | {tw(res['twin_intervals']['llama3'][t])} | {tw(res['twin_intervals']['az4k'][t])} | "
+                     f"{tw(un[t])} | {best} {sc[best]:.3f}" + (' **out**' if sc[best] - res['chance'][t] > res['two_se'][t] else '') +
+                     f" | {iv(pc[t]['score'])} | {v['diff']:+.3f} (p {v['p_mcnemar']:.2g}; ±{v['mde']:.3f}) |")
+    lines.append(f"\nPositive control: {res['positive_control']['model']}. Intervals: 95%, bootstrap over item families. **out**: "
+                 "more than 2 SE above chance.")
+    return '\n'.join(lines)
+
+BLOCKS = {'floors': markdown_table, 'floors by kind': kind_table, 'controls': control_table}
 
 def render_readme(res, text:str) -> str:
     "`text` (azllm/tasks/README.md) with each `<!-- begin NAME -->...<!-- end NAME -->` block of BLOCKS rendered from `res`."

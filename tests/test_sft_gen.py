@@ -17,7 +17,7 @@ def test_the_task_data_is_the_held_out_split_shuffled_and_up_to_date():
     rows = _builder().items()
     random.Random(0).shuffle(rows)
     got = [json.loads(l) for l in (TASKS_DIR/'az_sft_gen.jsonl').read_text(encoding='utf-8').splitlines()]
-    assert got == rows and len(got) == len((ROOT/'data_samples'/'sft'/'valid.jsonl').read_text(encoding='utf-8').splitlines())
+    assert got == rows and 30 <= len(got) < len((ROOT/'data_samples'/'sft'/'valid.jsonl').read_text(encoding='utf-8').splitlines())
     train = {json.loads(l)['messages'][-2]['content'].strip() for l in (ROOT/'data_samples'/'sft'/'train.jsonl').read_text(encoding='utf-8').splitlines()}
     assert not train & {r['question'] for r in got}
 
@@ -57,3 +57,33 @@ def test_every_answer_gets_the_same_byte_budget_whatever_the_tokenizer():
     llama3 = [len(ids) for ids in load_tokenizer()(answers, add_special_tokens=False)['input_ids']]
     assert max(llama3) <= int(cap)
     assert int(cap) * sum(len(a.encode()) for a in answers) / sum(llama3) >= BYTE_BUDGET
+
+
+def test_no_reference_is_a_near_copy_of_a_training_answer_and_memory_has_a_row():
+    """Answering with the training answer of the nearest training question scored chrF 70.8 on all 228 held-out questions:
+    their references were near copies of training answers. Every kept reference is below the NOVEL similarity to every
+    training answer (recomputed here); the similarity catches a copy with one word changed and passes an unrelated answer;
+    each item carries the retrieval baseline's answer, the training answer of the nearest training question."""
+    b = _builder()
+    rows = [json.loads(l) for l in (TASKS_DIR/'az_sft_gen.jsonl').read_text(encoding='utf-8').splitlines()]
+    train = b.conversations(ROOT/'data_samples'/'sft'/'train.jsonl')
+    assert b.similarity([r['answer'] for r in rows], [a for _, _, a in train]).max() < b.NOVEL
+    a = train[0][2]
+    near, other = a.replace(a.split()[2], 'başqa', 1), 'Bu gün hava çox gözəldir, parka gedək və dondurma alaq.'
+    s = b.similarity([near, other], [a])
+    assert s[0, 0] >= b.NOVEL > s[1, 0]
+    answers = {a for _, _, a in train}
+    assert all(r['retrieval'] in answers for r in rows)
+    q = b.similarity([rows[0]['question']], [u for _, u, _ in train]).argmax()
+    assert rows[0]['retrieval'] == train[q][2]
+
+
+def test_silence_is_not_rewarded():
+    "An empty or one-word answer gets the worst rep4, empty and brevity, not the best (rep4 gave silence 0, its best score)."
+    from azllm.tasks.sft_gen import process_results
+    ref = 'Balansınızı *100# kodu ilə yoxlaya bilərsiniz.'
+    for pred in ('', '   ', 'Salam'):
+        r = process_results({'answer': ref}, [pred])
+        assert r['rep4'] == 1.0 and r['brevity'] > 0.8 and r['empty'] == float(not pred.strip())
+    full = process_results({'answer': ref, 'retrieval': ref}, [ref])
+    assert (full['rep4'], full['empty'], full['brevity'], full['chrf_retrieval']) == (0.0, 0.0, 0.0, 100.0)

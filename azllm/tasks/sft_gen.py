@@ -26,8 +26,19 @@ def repetition_rate(text:str, n:int=4) -> float:
     grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
     return 1 - len(set(grams)) / len(grams) if grams else 0.0
 
+def too_short(text:str, n:int=4) -> bool:
+    "Whether `text` has fewer than n words and marks: no n-gram to repeat, so its repetition rate would say nothing."
+    return len(_WORDS.findall(_RUN.sub(lambda m: ' '.join(m.group()), text))) < n
+
 def process_results(doc:dict, results:list) -> dict:
-    "Per-item scores of one generated answer, on its first `BYTE_BUDGET` bytes: chrF (sacrebleu, 0-100) against the reference, and its repetition rate."
+    """Per-item scores of one generated answer, on its first `BYTE_BUDGET` bytes: chrF (sacrebleu, 0-100) against the reference;
+    rep4, its repetition rate, 1 for an answer too short to have a 4-gram (silence must not score as fluent); `empty`, 1 for
+    an answer with no letter or digit; `brevity`, the share of the reference's length the answer lacks (0 when as long, 1 when
+    silent); `chrf_retrieval`, the chrF of the retrieval baseline (the training answer of the nearest training question)."""
     from sacrebleu.metrics import CHRF
     pred = clip_bytes(results[0]).strip() if results else ''
-    return dict(chrf=CHRF().sentence_score(pred, [doc['answer']]).score, rep4=repetition_rate(pred))
+    chrf = CHRF()
+    out = dict(chrf=chrf.sentence_score(pred, [doc['answer']]).score, rep4=1.0 if too_short(pred) else repetition_rate(pred),
+               empty=float(not re.search(r'\w', pred)), brevity=max(0.0, 1 - len(pred.encode()) / max(1, len(doc['answer'].encode()))))
+    if doc.get('retrieval') is not None: out['chrf_retrieval'] = chrf.sentence_score(clip_bytes(doc['retrieval']).strip(), [doc['answer']]).score
+    return out
