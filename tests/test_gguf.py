@@ -11,7 +11,7 @@ from azllm.tokenizer import train_tokenizer, load_tokenizer
 from azllm.chats import check_chat_tokenizer
 
 pytest.importorskip('gguf')
-from azllm.gguf_export import export_gguf, write_gguf, round_trip, TOLERANCE, QUANTS
+from azllm.gguf_export import export_gguf, write_gguf, TOLERANCE, QUANTS
 
 
 pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
@@ -39,12 +39,48 @@ def test_round_trip_through_transformers(which, quant, merged, tmp_path):
     assert rep['rel_logit_diff'] <= TOLERANCE[quant]['rel_logit'] and rep['top1_agreement'] >= TOLERANCE[quant]['top1']
     assert all(a == b for a, b in rep['special_ids'].values())
     assert rep['chat_template_identical']                                          # the chat template travels in the file
+    assert rep['max_abs_logit_diff'] == 0                  # the weights as the file stores them: the same numbers on both sides
     from transformers.integrations.gguf.reader import read_gguf_metadata
     meta, tensors = read_gguf_metadata(str(f))
     src = load_tokenizer(merged[which])
     assert meta['tokenizer.ggml.eot_token_id'] == src.convert_tokens_to_ids('<|eot_id|>')   # llama.cpp stops at the end of a turn
     assert meta['tokenizer.ggml.pre'] == 'llama-bpe' and meta['general.file_type'] == {'f16': 1, 'q8_0': 7}[quant]
     assert 'rope_freqs.weight' not in tensors                                      # plain RoPE: no divisors
+
+
+def test_the_check_reads_the_tokenizer_as_llama_cpp_does(merged, tmp_path, monkeypatch):
+    """The file's tokenizer is rebuilt from its keys by llama.cpp's llama-bpe rules, not by transformers' GGUF tokenizer reader,
+    which differs between versions (5.17 gives a Llama file's eos the bos token and splits digits by GPT-2's regex)."""
+    import transformers
+    from azllm.gguf_export import read_gguf_tokenizer, gguf_tokenizer
+    real = transformers.AutoTokenizer.from_pretrained
+    def no_gguf(*a, **k):
+        assert 'gguf_file' not in k, "the check read the file's tokenizer with transformers"
+        return real(*a, **k)
+    monkeypatch.setattr(transformers.AutoTokenizer, 'from_pretrained', no_gguf)
+    f = export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    tok, gtok = load_tokenizer(merged['custom']), gguf_tokenizer(read_gguf_tokenizer(f))
+    text = "2024-cü ildə 1234567 manat ödədim, it's 12:30.<|eot_id|>\n\n  Salam"   # digits by threes, apostrophes, a special, spaces
+    assert gtok.encode(text).ids == tok(text)['input_ids']
+
+
+@pytest.mark.parametrize('corrupt', ['swap', 'eos'])
+def test_a_wrong_vocabulary_or_eos_is_refused(corrupt, merged, tmp_path, monkeypatch):
+    "Two tokens swapped in the file's vocabulary, or eos written as bos: the export refuses and keeps nothing."
+    import azllm.gguf_export as ge
+    real = ge.tokenizer_metadata
+    def broken(tok):
+        m = real(tok)
+        if corrupt == 'eos': m['eos'] = m['bos']
+        else:
+            a, b = (tok(read_documents(DATA/'az_valid.txt').__next__())['input_ids'][i] for i in (1, 2))
+            m['tokens'][a], m['tokens'][b] = m['tokens'][b], m['tokens'][a]
+        return m
+    monkeypatch.setattr(ge, 'tokenizer_metadata', broken)
+    with pytest.raises(AzllmError, match='does not reproduce the model') as e: export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    tok = load_tokenizer(merged['custom'])
+    what = ("'eos': [%d, %d]" % (tok.eos_token_id, tok.bos_token_id) if corrupt == 'eos' else 'ids identical on 0 of 2')
+    assert what in str(e.value) and not (tmp_path/'out').exists()
 
 
 def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypatch):
