@@ -172,7 +172,7 @@ def test_override_mistakes_name_the_override_not_the_file(capsys, scratch):
 # ------------------------------------------------------------------------------------------------ 5. a run that moves
 def test_a_moved_run_tree_still_chats_and_exports(outputs, tmp_path, capsys):
     from azllm.adapters import load_adapted
-    rel = json.loads((outputs['sft']/'adapter_config.json').read_text())['base_model_name_or_path']
+    rel = json.loads((outputs['sft']/'azllm_base.json').read_text())['relative']
     assert rel == '../../cpt-custom/final' and (outputs['sft']/rel).resolve() == outputs['cpt_custom'].resolve()
     moved = tmp_path/'moved'
     for name in ('sft', 'cpt-custom'): shutil.copytree(outputs['dir']/name, moved/name)      # the run tree, moved as a whole
