@@ -157,3 +157,47 @@ def test_rope_freqs_matter_and_other_rope_types_are_refused(llama3_rope_model, m
     m.config.rope_parameters = dict(rope_type='yarn', factor=4.0, rope_theta=500000.0, original_max_position_embeddings=64)
     with pytest.raises(AzllmError, match="RoPE of type default and llama3; this model's rope_scaling is 'yarn'"):
         write_gguf(m, load_tokenizer(src), tmp_path/'y.gguf')
+
+
+def test_chat_with_a_gguf_file_runs_llama_cpp_or_says_what_to_install(llama3_rope_model, tmp_path, capsys, monkeypatch):
+    import importlib.util, sys
+    from azllm.cli import main
+    src, _ = llama3_rope_model                        # weights of std 0.1: a random model that says more than newlines
+    f = export_gguf(src, tmp_path/'out', 'f16', verify_docs=1)
+    capsys.readouterr()
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, 'llama_cpp', None)                                   # llama-cpp-python not installed
+        assert main(['chat', str(f), '--prompt', 'Salam']) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and 'pip install llama-cpp-python' in err and 'tokenizer' not in err
+    if importlib.util.find_spec('llama_cpp') is None: return
+    from azllm.generate import chat
+    want = chat(src, prompt='Salam', max_new_tokens=8, stream=False)                   # the merged model through transformers
+    assert len(want) > 0 and chat(f, prompt='Salam', max_new_tokens=8, stream=False) == want   # the file through llama.cpp, greedy
+    assert main(['chat', str(f), '--prompt', 'Salam', '--max-new-tokens', '8']) == 0   # and from the command line, streamed
+    assert capsys.readouterr().out.strip() == want
+
+
+def test_chat_on_a_directory_that_is_not_a_model_says_what_it_expected(merged, tmp_path, capsys):
+    from azllm.cli import main
+    (tmp_path/'notes').mkdir(); (tmp_path/'notes'/'a.txt').write_text('x')
+    assert main(['chat', str(tmp_path/'notes'), '--prompt', 'Salam']) == 2
+    err = capsys.readouterr().err
+    assert 'not a model to chat with: expected a model directory' in err and '.gguf' in err and 'tokenizer:' not in err
+    import shutil
+    shutil.copytree(merged['custom'], tmp_path/'m'); (tmp_path/'m'/'tokenizer.json').unlink(); (tmp_path/'m'/'tokenizer_config.json').unlink()
+    assert main(['chat', str(tmp_path/'m'), '--prompt', 'Salam']) == 2
+    err = capsys.readouterr().err
+    assert 'has no tokenizer' in err and 'tokenizer:' not in err
+
+
+def test_the_readme_install_lines_bring_the_gguf_writer():
+    "`azllm export --gguf` needs the gguf package: the README's install lines (CPU and GPU) bring it."
+    import re, tomllib
+    from conftest import ROOT
+    extras = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']['optional-dependencies']
+    lines = [l for l in (ROOT/'README.md').read_text().splitlines() if l.startswith('pip install') and 'quickstart' in l]
+    assert len(lines) == 2
+    for l in lines:
+        wanted = re.search(r'-e "\.\[([^\]]*)\]"', l).group(1).split(',')
+        assert any(r.split('>')[0].split('=')[0] == 'gguf' for e in wanted for r in extras[e]), l
