@@ -18,8 +18,9 @@ from .chats import check_chat_tokenizer
 from .commands import QUANTS
 
 # %% auto #0
-__all__ = ['LLAMA_BPE_SPLIT', 'TOLERANCE', 'tokenizer_metadata', 'rope_permute', 'rope_parameters', 'llama3_rope_factors',
-           'write_gguf', 'read_gguf_tokenizer', 'gguf_tokenizer', 'as_llama_cpp_rope', 'round_trip', 'export_gguf']
+__all__ = ['LLAMA_BPE_SPLIT', 'TOLERANCE', 'LLAMA_CPP_TOLERANCE', 'TEMPLATE_CHECK', 'tokenizer_metadata', 'rope_permute',
+           'rope_parameters', 'llama3_rope_factors', 'write_gguf', 'read_gguf_tokenizer', 'gguf_tokenizer',
+           'as_llama_cpp_rope', 'llama_cpp_model', 'llama_cpp_extras', 'round_trip', 'export_gguf']
 
 # %% ../nbs/34_gguf.ipynb #e969a232
 def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 3)
@@ -187,6 +188,29 @@ def as_llama_cpp_rope(gmodel, # a model from `AutoModelForCausalLM.from_pretrain
 # max |Δlogit| / max |logit| and greedy agreement against the model with its weights as the file stores them (`as_stored`):
 # the same numbers in float32, so what is left is summation order; a wrong tensor, layout or hyper-parameter moves logits by far more
 TOLERANCE = {q: dict(rel_logit=1e-3, top1=0.999) for q in QUANTS}
+# llama.cpp's CPU kernels round the activations too (to f16 against f16 weights, to 8-bit blocks against q8_0 ones)
+LLAMA_CPP_TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95)}
+TEMPLATE_CHECK = [{'role': 'system', 'content': 'Sən köməkçisən.'}, {'role': 'user', 'content': 'Salam!'},
+                  {'role': 'assistant', 'content': 'Salam, necə kömək edim?'}, {'role': 'user', 'content': 'Balansım?'}]
+
+def llama_cpp_model(gguf_path:str|Path, # the written file
+                    n_ctx:int, # the longest document scored
+                   ):
+    "The file loaded by llama.cpp itself (`llama-cpp-python`) with every position's logits kept, or None where it is not installed."
+    try: from llama_cpp import Llama
+    except ImportError: return None
+    return Llama(model_path=str(gguf_path), n_ctx=n_ctx, n_batch=n_ctx, logits_all=True, verbose=False, n_threads=torch.get_num_threads())
+
+def llama_cpp_extras(llm, tok) -> dict:
+    "What llama.cpp makes of the file beyond logits: the chat template rendered, and whether it stops at `<|eot_id|>`."
+    import llama_cpp
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+    piece = lambda i: llm.detokenize([i], special=True).decode()
+    fmt = Jinja2ChatFormatter(llm.metadata.get('tokenizer.chat_template', ''), eos_token=piece(llm.token_eos()), bos_token=piece(llm.token_bos()))
+    eot = tok.convert_tokens_to_ids(EOT)
+    return dict(chat_template_rendered_identical=fmt(messages=TEMPLATE_CHECK).prompt ==
+                tok.apply_chat_template(TEMPLATE_CHECK, tokenize=False, add_generation_prompt=True),
+                stops_at_eot=bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, eot)), version=llama_cpp.__version__)
 
 def round_trip(model, tok, # the merged model, its weights as the file stores them (`write_gguf(as_stored=True)`), and its tokenizer
                gguf_path:str|Path, # the written file
@@ -200,27 +224,49 @@ def round_trip(model, tok, # the merged model, its weights as the file stores th
     meta = read_gguf_tokenizer(p)
     gtok = gguf_tokenizer(meta)
     gmodel = as_llama_cpp_rope(AutoModelForCausalLM.from_pretrained(str(p.parent), gguf_file=p.name, dtype=torch.float32).eval(), p)
-    ids_same = [tok(t)['input_ids'] == gtok.encode(t).ids for t in texts]
+    ids = [tok(t)['input_ids'] for t in texts]
+    ids_same = [i == gtok.encode(t).ids for i, t in zip(ids, texts)]
+    llm = llama_cpp_model(p, min(max_tokens, max(map(len, ids))))
+    cpp = dict(ids_identical=sum(i == llm.tokenize(t.encode(), add_bos=True, special=False) for i, t in zip(ids, texts)),
+               max_abs_logit_diff=0.0, agree=0) if llm else None
     specials = {k: (v, meta.get(key)) for k, v, key in (('bos', tok.bos_token_id, 'bos_token_id'), ('eos', tok.eos_token_id, 'eos_token_id'),
                 ('eot', tok.convert_tokens_to_ids(EOT), 'eot_token_id'), ('pad', tok.pad_token_id, 'padding_token_id'))}
     max_diff = max_logit = agree = n = 0.0
-    model = model.float().eval()
+    dev = 'cuda' if torch.cuda.is_available() else 'cpu'    # the forward passes: on the GPU where there is one (both sides alike)
+    model, gmodel = model.float().eval().to(dev), gmodel.to(dev)
     with torch.no_grad():
-        for t in texts:
-            ids = torch.tensor([tok(t)['input_ids'][:max_tokens]])
-            a, b = model(ids).logits[0], gmodel(ids).logits[0]
+        for i in ids:
+            x = torch.tensor([i[:max_tokens]], device=dev)
+            a, b = model(x).logits[0].cpu(), gmodel(x).logits[0].cpu()
             max_diff, max_logit = max(max_diff, (a - b).abs().max().item()), max(max_logit, a.abs().max().item())
-            agree += (a.argmax(-1) == b.argmax(-1)).sum().item(); n += ids.shape[1]
+            agree += (a.argmax(-1) == b.argmax(-1)).sum().item(); n += x.shape[1]
+            if llm:
+                llm.reset(); llm.eval(i[:max_tokens])
+                c = torch.from_numpy(np.asarray(llm.scores[:x.shape[1]], dtype=np.float32))
+                cpp['max_abs_logit_diff'] = max(cpp['max_abs_logit_diff'], (a - c).abs().max().item())
+                cpp['agree'] += (a.argmax(-1) == c.argmax(-1)).sum().item()
     tol = TOLERANCE[quant]
     out = dict(quant=quant, documents=len(texts), tokens_scored=int(n), ids_identical=sum(ids_same), max_abs_logit_diff=max_diff,
                max_abs_logit=max_logit, rel_logit_diff=max_diff / max(max_logit, 1e-12), top1_agreement=agree / max(n, 1),
                special_ids={k: list(v) for k, v in specials.items()}, chat_template_identical=meta.get('chat_template') == tok.chat_template,
-               tolerance=tol, reader='transformers (weights) + llama-bpe rules (tokenizer)')
+               tolerance=tol, reader="transformers' GGUF loader (weights) and llama.cpp's llama-bpe rules (tokenizer)")
     out['ok'] = bool(all(ids_same) and all(x == y for x, y in specials.values()) and out['rel_logit_diff'] <= tol['rel_logit']
                      and out['top1_agreement'] >= tol['top1'] and out['chat_template_identical'])
+    if llm:
+        ct = LLAMA_CPP_TOLERANCE[quant]
+        cpp.update(rel_logit_diff=cpp['max_abs_logit_diff'] / max(max_logit, 1e-12), top1_agreement=cpp.pop('agree') / max(n, 1),
+                   **llama_cpp_extras(llm, tok), tolerance=ct)
+        cpp['ok'] = bool(cpp['ids_identical'] == len(texts) and cpp['rel_logit_diff'] <= ct['rel_logit'] and cpp['top1_agreement'] >= ct['top1']
+                         and cpp['chat_template_rendered_identical'] and cpp['stops_at_eot'])
+        out.update(llama_cpp=cpp, ok=out['ok'] and cpp['ok'], reader=out['reader'] + f", and llama.cpp itself (llama-cpp-python {cpp['version']})")
+        llm.close()
     return out
 
 # %% ../nbs/34_gguf.ipynb #70af4600
+def _cpp_line(c:dict) -> str:
+    return (f"ids identical on {c['ids_identical']} documents, max logit difference {c['rel_logit_diff']:.2%} (allowed {c['tolerance']['rel_logit']:.0%}), "
+            f"greedy agreement {c['top1_agreement']:.1%}, template rendered alike: {c['chat_template_rendered_identical']}, stops at {EOT}: {c['stops_at_eot']}")
+
 def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model directory
                 out:str|Path, # output directory (written atomically)
                 quant:str=QUANTS[0], # tensor type, one of `QUANTS` (azllm.commands)
@@ -250,5 +296,6 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
             raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): ids identical on {rep['ids_identical']} of "
                              f"{rep['documents']} documents, special ids {rep['special_ids']} (model, file), max logit difference "
                              f"{rep['rel_logit_diff']:.2%} of the largest logit (allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement "
-                             f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}")
+                             f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}"
+                             + (f"; through llama.cpp: {_cpp_line(rep['llama_cpp'])}" if 'llama_cpp' in rep else ''))
     return Path(out)/f'model-{quant}.gguf'

@@ -11,7 +11,9 @@ from azllm.tokenizer import train_tokenizer, load_tokenizer
 from azllm.chats import check_chat_tokenizer
 
 pytest.importorskip('gguf')
-from azllm.gguf_export import export_gguf, write_gguf, TOLERANCE, QUANTS
+from azllm.gguf_export import export_gguf, write_gguf, TOLERANCE, LLAMA_CPP_TOLERANCE, QUANTS
+import importlib.util
+LLAMA_CPP = importlib.util.find_spec('llama_cpp') is not None       # llama-cpp-python compiles llama.cpp on install: not in CI
 
 
 pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
@@ -46,6 +48,10 @@ def test_round_trip_through_transformers(which, quant, merged, tmp_path):
     assert meta['tokenizer.ggml.eot_token_id'] == src.convert_tokens_to_ids('<|eot_id|>')   # llama.cpp stops at the end of a turn
     assert meta['tokenizer.ggml.pre'] == 'llama-bpe' and meta['general.file_type'] == {'f16': 1, 'q8_0': 7}[quant]
     assert 'rope_freqs.weight' not in tensors                                      # plain RoPE: no divisors
+    if LLAMA_CPP:                                                                  # llama.cpp itself is the second judge
+        c = rep['llama_cpp']
+        assert c['ok'] and c['ids_identical'] == 6 and c['chat_template_rendered_identical'] and c['stops_at_eot']
+        assert c['rel_logit_diff'] <= LLAMA_CPP_TOLERANCE[quant]['rel_logit'] and 'llama.cpp itself' in rep['reader']
 
 
 def test_the_check_reads_the_tokenizer_as_llama_cpp_does(merged, tmp_path, monkeypatch):
@@ -201,3 +207,21 @@ def test_the_readme_install_lines_bring_the_gguf_writer():
     for l in lines:
         wanted = re.search(r'-e "\.\[([^\]]*)\]"', l).group(1).split(',')
         assert any(r.split('>')[0].split('=')[0] == 'gguf' for e in wanted for r in extras[e]), l
+
+
+@pytest.mark.skipif(not LLAMA_CPP, reason='llama-cpp-python is not installed')
+def test_llama_cpp_judges_the_file_where_installed_and_says_so(merged, tmp_path, monkeypatch, capsys):
+    import sys
+    from azllm.cli import main
+    assert main(['export', str(merged['custom']), '--gguf', '--quant', 'q8_0', '--out', str(tmp_path/'a')]) == 0
+    out = capsys.readouterr().out
+    rep = json.loads((tmp_path/'a'/'round_trip.json').read_text())
+    assert 'llama.cpp itself (llama-cpp-python' in out and rep['llama_cpp']['ok'] and rep['llama_cpp']['top1_agreement'] >= 0.95
+    monkeypatch.setitem(sys.modules, 'llama_cpp', None)                            # without it: transformers alone, and the message says so
+    assert main(['export', str(merged['custom']), '--gguf', '--out', str(tmp_path/'b')]) == 0
+    assert 'llama.cpp itself' not in capsys.readouterr().out and 'llama_cpp' not in json.loads((tmp_path/'b'/'round_trip.json').read_text())
+    import azllm.gguf_export as ge                                                 # a file llama.cpp would not stop on is refused
+    monkeypatch.undo()
+    real = ge.llama_cpp_extras
+    monkeypatch.setattr(ge, 'llama_cpp_extras', lambda llm, tok: {**real(llm, tok), 'stops_at_eot': False})
+    with pytest.raises(AzllmError, match='stops at <\\|eot_id\\|>: False'): export_gguf(merged['custom'], tmp_path/'c', 'f16', verify_docs=2)
