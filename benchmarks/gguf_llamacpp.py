@@ -20,10 +20,11 @@ def main():
     from gguf_export_time import tokenizer, TOKENIZERS
     from azllm.model import load_model
     from azllm.gguf_export import export_gguf, QUANTS
-    rows = []
+    rows, res = [], ROOT/'benchmarks'/'results'/'gguf_llamacpp_cpu.json'
+    machine = f"{platform.machine()} CPU, {torch.get_num_threads()} thread, torch {torch.__version__}, llama-cpp-python {llama_cpp.__version__}"
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
-        for which in TOKENIZERS:
+        for which in sorted(TOKENIZERS, key=lambda w: w != 'custom'):         # the small vocabulary first
             tok = tokenizer(which)
             torch.manual_seed(0)
             load_model('preset:llama-tiny', tok).save_pretrained(d/which); tok.save_pretrained(d/which)
@@ -39,10 +40,7 @@ def main():
                                  llama_cpp_top1_agreement=c['top1_agreement'], template_rendered_identical=c['chat_template_rendered_identical'],
                                  stops_at_eot=c['stops_at_eot'], llama_cpp_tolerance=c['tolerance'], ok=rep['ok']))
                 print(rows[-1], flush=True)
-    out = dict(command='python benchmarks/gguf_llamacpp.py',
-               machine=f"{platform.machine()} CPU, {torch.get_num_threads()} thread, torch {torch.__version__}, llama-cpp-python {llama_cpp.__version__}",
-               rows=rows)
-    (ROOT/'benchmarks'/'results'/'gguf_llamacpp_cpu.json').write_text(json.dumps(out, indent=2) + '\n')
+                res.write_text(json.dumps(dict(command='python benchmarks/gguf_llamacpp.py', machine=machine, rows=rows), indent=2) + '\n')
 
 
 if __name__ == '__main__':
