@@ -336,3 +336,14 @@ def test_relocated_quickstart_files_stay_listed_by_their_markers(tmp_path):
     assert str(final.resolve()) in (final/'cpt'/'base'/'azllm_config.yml').read_text()
     assert foreign_files(final) == [] and foreign_files(final/'cpt'/'base') == []
     check_output(final, 'quickstart')          # the same command again may replace it
+
+
+def test_the_lower_bounds_file_is_pyprojects_bounds():
+    "The CI leg that installs the lowest declared versions (.ci/lower-bounds.txt) pins exactly the bounds pyproject.toml declares."
+    import tomllib
+    proj = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']
+    reqs = proj['dependencies'] + [r for rs in proj['optional-dependencies'].values() for r in rs]
+    bounds = {re.split(r'[<>=!\[ ]', r)[0].lower().replace('-', '_'): re.search(r'>=([\w.]+)', r).group(1) for r in reqs if '>=' in r}
+    pins = dict(l.split('==') for l in (ROOT/'.ci'/'lower-bounds.txt').read_text().splitlines() if l and not l.startswith('#'))
+    assert set(pins) == {'transformers', 'tokenizers', 'peft', 'trl', 'accelerate', 'datasets', 'lm_eval'}
+    for name, v in pins.items(): assert bounds[name].split('.') == v.split('.')[:len(bounds[name].split('.'))], (name, bounds[name], v)
