@@ -16,8 +16,8 @@ from .chats import check_chat_tokenizer
 from .model import load_model, set_special_ids
 
 # %% auto #0
-__all__ = ['adapter_config', 'recorded_base', 'adapter_base', 'export_inputs', 'adapter_dir_of', 'peft_load', 'load_adapted',
-           'merge_adapter', 'export_adapter']
+__all__ = ['BASE_FILE', 'adapter_config', 'recorded_base', 'adapter_base', 'export_inputs', 'adapter_dir_of', 'peft_load',
+           'load_adapted', 'merge_adapter', 'export_adapter']
 
 # %% ../nbs/27_adapters.ipynb #11409454
 def adapter_config(adapter_dir:Path) -> dict:
@@ -30,8 +30,14 @@ def adapter_config(adapter_dir:Path) -> dict:
 
 _NAME_BASE = "name it: azllm export ADAPTER --merge --model BASE, or azllm chat BASE --adapter ADAPTER"
 
+BASE_FILE = 'azllm_base.json'   # {"relative": the base's path from the adapter}, for a base inside the run tree
+
 def recorded_base(adapter_dir:Path, ref:str) -> str:
-    "Where the base an adapter records lies: a path relative to the adapter is read from there; a hub id stays as it is."
+    "Where the base an adapter records lies: in its run tree (`azllm_base.json`, so a moved tree finds it), else `ref` read from the adapter."
+    if (side := Path(adapter_dir)/BASE_FILE).is_file():
+        try: rel = json.loads(side.read_text(encoding='utf-8')).get('relative')
+        except (ValueError, UnicodeDecodeError, AttributeError): raise AzllmError(f"{side}: not a JSON mapping with a 'relative' path") from None
+        if isinstance(rel, str) and (p := (Path(adapter_dir)/rel).resolve()).exists(): return str(p)
     if not ref or ref.startswith('preset:') or not looks_local(ref): return ref
     return str(Path(ref) if Path(ref).is_absolute() else (Path(adapter_dir)/ref).resolve())
 
@@ -143,5 +149,6 @@ def export_adapter(adapter_dir:str|Path, # a `run_sft` output (or any peft LoRA 
         base = recorded_base(adapter_dir, acfg.get('base_model_name_or_path'))
         if base != acfg.get('base_model_name_or_path'):      # a path relative to the old place: the copy names it absolutely
             cfg_file.write_text(json.dumps({**acfg, 'base_model_name_or_path': base}, indent=2) + '\n')
+        (tmp/BASE_FILE).unlink(missing_ok=True)              # its relative path was the run tree's, not the copy's
         if not has_tokenizer(tmp): load_tokenizer(resolve_tokenizer(None, base)).save_pretrained(tmp)
     return Path(out)

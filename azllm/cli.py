@@ -88,9 +88,9 @@ def cmd_export(a):
             from azllm.gguf_export import export_gguf
             f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
             rep = loads_json((f.parent/'round_trip.json').read_text(), 'round_trip.json')
-            print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); round trip through transformers' GGUF loader on "
-                  f"{rep['documents']} held-out documents: ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
-                  f"(allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement {rep['top1_agreement']:.1%}")
+            print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); read back by {rep['reader']}: on "
+                  f"{rep['documents']} held-out documents ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
+                  f"(allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement {rep['top1_agreement']:.1%}")
         elif a.merge:
             out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
             print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")

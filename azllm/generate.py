@@ -10,13 +10,13 @@ import contextlib, os, select, signal, sys, time, warnings
 from pathlib import Path
 from pydantic import Field
 from .core import AzllmError, Config
-from .tokenizer import load_tokenizer, resolve_tokenizer, EOT
+from .tokenizer import load_tokenizer, resolve_tokenizer, has_tokenizer, EOT
 from .chats import check_chat_tokenizer
 
 # %% auto #0
-__all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'Sampling', 'decode_threads',
-           'render_chat', 'context_of', 'max_token_bytes', 'load_chat_model', 'check_sampling', 'stop_ids', 'generate',
-           'chat']
+__all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'GGUF_CONTEXT', 'Sampling',
+           'decode_threads', 'render_chat', 'context_of', 'max_token_bytes', 'load_chat_model', 'check_sampling',
+           'stop_ids', 'generate', 'gguf_replier', 'chat']
 
 # %% ../nbs/28_generate.ipynb #a8814a5d
 class Sampling(Config):
@@ -122,6 +122,13 @@ def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub i
     from azllm.model import load_model
     if adapter is not None: return load_adapted(adapter, str(model_dir))
     if adapter_dir_of(model_dir) is not None: return load_adapted(model_dir)
+    p = Path(model_dir)
+    if p.exists() and not (p/'config.json').is_file():
+        raise AzllmError(f"{model_dir}: not a model to chat with: expected a model directory (config.json and its tokenizer), an SFT or "
+                         f"DPO run directory or its final/ (adapter_config.json), or a .gguf file")
+    if p.is_dir() and not has_tokenizer(p):
+        raise AzllmError(f"{model_dir}: the model directory has no tokenizer (tokenizer.json); chat talks through the model's own: save "
+                         f"it there (tokenizer.save_pretrained), or chat with the run directory that trained the model")
     tok = check_chat_tokenizer(load_tokenizer(resolve_tokenizer(None, model_dir)))
     return load_model(str(model_dir), tok).eval(), tok
 
@@ -186,6 +193,35 @@ def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_m
     return tok.decode(ids[0, enc['input_ids'].shape[1]:], skip_special_tokens=True).strip()
 
 
+# %% ../nbs/28_generate.ipynb #b8e4d1e2
+GGUF_CONTEXT = 4096   # tokens of context llama.cpp allocates for a chat (the file's own can be 131,072: gigabytes of cache)
+
+def gguf_replier(path:str|Path, # a .gguf file
+                 max_new_tokens:int=SAMPLING.max_new_tokens, # longest reply
+                 temperature:float=SAMPLING.temperature, # 0: greedy
+                 top_p:float=SAMPLING.top_p, # nucleus sampling (with temperature > 0)
+                 stream:bool=False, # print the reply as it is generated
+                ):
+    "A function from a conversation to the next reply of a GGUF file, through llama.cpp (`llama-cpp-python`) and the file's chat template."
+    if not Path(path).is_file(): raise AzllmError(f"{path}: no such file")
+    try: from llama_cpp import Llama
+    except ImportError:
+        raise AzllmError("a .gguf file is chatted with through llama.cpp: pip install llama-cpp-python (it compiles llama.cpp: a C++ "
+                         "compiler and cmake, minutes), or chat with the model directory it was exported from") from None
+    meta = Llama(model_path=str(path), vocab_only=True, verbose=False).metadata         # the keys only: no weights, no cache
+    train_ctx = int(meta.get(f"{meta.get('general.architecture')}.context_length", GGUF_CONTEXT))
+    llm = Llama(model_path=str(path), n_ctx=min(GGUF_CONTEXT, train_ctx), verbose=False)
+    def answer(msgs:list[dict]) -> str:
+        out = llm.create_chat_completion(messages=msgs, max_tokens=max_new_tokens, temperature=temperature, top_p=top_p, stream=stream)
+        if not stream: return out['choices'][0]['message']['content'].strip()      # as `generate` returns it
+        parts = []
+        for chunk in out:
+            parts.append(chunk['choices'][0]['delta'].get('content') or '')
+            print(parts[-1], end='', flush=True)
+        print()
+        return ''.join(parts).strip()
+    return answer
+
 # %% ../nbs/28_generate.ipynb #3926f828
 def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run directory with an adapter
          adapter:str|Path|None=None, # LoRA adapter to put on `model_dir`
@@ -199,9 +235,14 @@ def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run
         ) -> str:
     "Talk to a model through its chat template; return the (last) reply."
     check_sampling(temperature, top_p)                 # before the model is loaded
-    import torch
-    model, tok = load_chat_model(model_dir, adapter)
-    model.to(device or ('cuda' if torch.cuda.is_available() else 'cpu'))
+    if str(model_dir).endswith('.gguf'):
+        if adapter: raise AzllmError("--adapter puts a LoRA adapter on a Hugging Face model; a GGUF file is already merged: chat with it alone")
+        answer = gguf_replier(model_dir, max_new_tokens, temperature, top_p, stream)
+    else:
+        import torch
+        model, tok = load_chat_model(model_dir, adapter)
+        model.to(device or ('cuda' if torch.cuda.is_available() else 'cpu'))
+        answer = lambda msgs: generate(model, tok, msgs, max_new_tokens=max_new_tokens, temperature=temperature, top_p=top_p, stream=stream)
     msgs = [{'role': 'system', 'content': system}] if system else []
     def ask():
         try: return input('\nuser> ').strip()
@@ -213,7 +254,7 @@ def chat(model_dir:str|Path, # merged model dir, base model dir/hub id, or a run
     for p in prompts:
         msgs.append({'role': 'user', 'content': p})
         if stream and prompt is None: print('assistant> ', end='', flush=True)
-        reply = generate(model, tok, msgs, max_new_tokens=max_new_tokens, temperature=temperature, top_p=top_p, stream=stream)
+        reply = answer(msgs)
         if prompt is None and not stream: print(reply)
         msgs.append({'role': 'assistant', 'content': reply})
     return reply

@@ -18,8 +18,9 @@ from .chats import check_chat_tokenizer
 from .commands import QUANTS
 
 # %% auto #0
-__all__ = ['TOLERANCE', 'tokenizer_metadata', 'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf',
-           'as_llama_cpp_reads', 'as_llama_cpp_rope', 'round_trip', 'export_gguf']
+__all__ = ['LLAMA_BPE_SPLIT', 'TOLERANCE', 'LLAMA_CPP_TOLERANCE', 'TEMPLATE_CHECK', 'tokenizer_metadata', 'rope_permute',
+           'rope_parameters', 'llama3_rope_factors', 'write_gguf', 'read_gguf_tokenizer', 'gguf_tokenizer',
+           'as_llama_cpp_rope', 'llama_cpp_model', 'llama_cpp_extras', 'round_trip', 'export_gguf']
 
 # %% ../nbs/34_gguf.ipynb #e969a232
 def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 3)
@@ -49,13 +50,16 @@ def rope_permute(w:np.ndarray, # q_proj or k_proj weight, (heads * head_dim, hid
     "Rows of a query/key projection from rotate-half order (Hugging Face) to interleaved pairs (llama.cpp)."
     return w.reshape(n_head, 2, w.shape[0] // n_head // 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
 
-def _tensor(writer, name:str, w:np.ndarray, quant:str):
+def _stored(w:np.ndarray, quant:str) -> tuple:
+    "`w` as the file stores it: (the array to write, its raw GGML type or None, its values as a reader gets them back, float32)."
     import gguf
-    if w.ndim == 1: writer.add_tensor(name, w.astype(np.float32)); return
-    if quant == 'q8_0' and w.shape[-1] % 32 == 0:
-        writer.add_tensor(name, gguf.quants.quantize(w.astype(np.float32), gguf.GGMLQuantizationType.Q8_0),
-                          raw_dtype=gguf.GGMLQuantizationType.Q8_0)
-    else: writer.add_tensor(name, w.astype(np.float16))      # f16, and q8_0 rows not a multiple of 32 (llama.cpp falls back the same way)
+    if w.ndim == 1: return w.astype(np.float32), None, w.astype(np.float32)
+    if quant == 'q8_0' and w.shape[-1] % 32 == 0:              # blocks of 32 along a row, so rows can be permuted after quantizing
+        Q8 = gguf.GGMLQuantizationType.Q8_0
+        q = gguf.quants.quantize(w.astype(np.float32), Q8)
+        return q, Q8, gguf.quants.dequantize(q, Q8)
+    h = w.astype(np.float16)                                   # f16, and q8_0 rows not a multiple of 32 (llama.cpp falls back the same way)
+    return h, None, h.astype(np.float32)
 
 # %% ../nbs/34_gguf.ipynb #92db3ab5
 def rope_parameters(config) -> dict:
@@ -84,6 +88,7 @@ def write_gguf(model, # a merged (plain) Llama causal LM
                path:str|Path, # the .gguf file to write
                quant:str=QUANTS[0], # tensor type of the matrices, one of `QUANTS`
                name:str='azllm', # general.name
+               as_stored:bool=False, # also set `model`'s weights to the values the file holds (the round trip's reference)
               ) -> Path:
     "Write `model` and `tok` as one GGUF file for llama.cpp: hyper-parameters, tokenizer, tensors."
     import gguf
@@ -119,22 +124,44 @@ def write_gguf(model, # a merged (plain) Llama causal LM
         if hf == 'lm_head.weight' and tied: continue          # llama.cpp reuses token_embd for a tied head
         g = names.get_name(hf, try_suffixes=('.weight', '.bias'))
         if g is None: raise AzllmError(f"no GGUF name for tensor {hf}: not a plain Llama (merge the adapter first)")
-        a = t.detach().float().cpu().numpy()
-        if hf.endswith('q_proj.weight'): a = rope_permute(a, c.num_attention_heads)
-        elif hf.endswith('k_proj.weight'): a = rope_permute(a, c.num_key_value_heads)
-        _tensor(w, g, a, quant)
+        data, raw, values = _stored(t.detach().float().cpu().numpy(), quant)
+        if hf.endswith('q_proj.weight'): data = rope_permute(data, c.num_attention_heads)
+        elif hf.endswith('k_proj.weight'): data = rope_permute(data, c.num_key_value_heads)
+        w.add_tensor(g, data, raw_dtype=raw)
+        if as_stored:
+            with torch.no_grad(): t.copy_(torch.from_numpy(values))
     w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
     return Path(path)
 
 # %% ../nbs/34_gguf.ipynb #84edd406
-def as_llama_cpp_reads(gtok, # a tokenizer from `AutoTokenizer.from_pretrained(dir, gguf_file=...)`
-                      ):
-    "The GGUF tokenizer as llama.cpp applies a `llama-bpe` vocabulary: a word found whole in the vocabulary is never split."
-    from tokenizers import Tokenizer
-    state = json.loads(gtok.backend_tokenizer.to_str())
-    state['model']['ignore_merges'] = True
-    gtok._tokenizer = Tokenizer.from_str(json.dumps(state))
-    return gtok
+# llama.cpp's split for `tokenizer.ggml.pre = llama-bpe` (src/llama-vocab.cpp, LLAMA_VOCAB_PRE_TYPE_LLAMA3): Llama 3's own
+LLAMA_BPE_SPLIT = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+
+def read_gguf_tokenizer(gguf_path:str|Path, # a GGUF file
+                       ) -> dict:
+    "The file's tokenizer keys without the `tokenizer.` and `ggml.` prefixes (tokens, merges, token_type, bos_token_id, ...)."
+    try: from transformers.integrations.gguf.reader import read_gguf_metadata   # transformers 5: reads only what is asked
+    except ImportError:
+        from gguf import GGUFReader
+        meta = {f.name: f.contents() for f in GGUFReader(str(gguf_path)).fields.values() if f.name.startswith('tokenizer.')}
+    else: meta, _ = read_gguf_metadata(str(gguf_path), ('tokenizer.ggml.tokens', 'tokenizer.ggml.merges'))
+    return {k.removeprefix('tokenizer.').removeprefix('ggml.'): v for k, v in meta.items() if k.startswith('tokenizer.')}
+
+def gguf_tokenizer(meta:dict, # from `read_gguf_tokenizer`
+                  ):
+    "The tokenizer llama.cpp builds from a `gpt2` / `llama-bpe` file, as a `tokenizers.Tokenizer`: whole words first, then merges."
+    from tokenizers import Tokenizer, Regex, AddedToken, models, pre_tokenizers, processors
+    if (meta.get('model'), meta.get('pre')) != ('gpt2', 'llama-bpe'):
+        raise AzllmError(f"the file's tokenizer is {meta.get('model')!r} / {meta.get('pre')!r}; azllm writes and checks gpt2 / llama-bpe")
+    tokens = meta['tokens']
+    t = Tokenizer(models.BPE({s: i for i, s in enumerate(tokens)}, [tuple(m.split(' ')) for m in meta['merges']], ignore_merges=True))
+    t.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(LLAMA_BPE_SPLIT), 'isolated'),
+                                               pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    t.add_special_tokens([AddedToken(s, special=True, normalized=False) for s, k in zip(tokens, meta['token_type']) if k == 3])
+    if meta.get('add_bos_token'):
+        bos = tokens[meta['bos_token_id']]
+        t.post_processor = processors.TemplateProcessing(single=f'{bos} $A', special_tokens=[(bos, meta['bos_token_id'])])
+    return t
 
 def _gguf_tensor(gguf_path, name:str) -> torch.Tensor|None:
     "One float tensor of a GGUF file by its GGUF name, or None."
@@ -158,39 +185,88 @@ def as_llama_cpp_rope(gmodel, # a model from `AutoModelForCausalLM.from_pretrain
     rot.inv_freq = rot.inv_freq / f.to(rot.inv_freq)
     return gmodel
 
-TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95)}   # max |Δlogit| / max |logit|, greedy agreement
+# max |Δlogit| / max |logit| and greedy agreement against the model with its weights as the file stores them (`as_stored`):
+# the same numbers in float32, so what is left is summation order; a wrong tensor, layout or hyper-parameter moves logits by far more
+TOLERANCE = {q: dict(rel_logit=1e-3, top1=0.999) for q in QUANTS}
+# llama.cpp's CPU kernels round the activations too (to f16 against f16 weights, to 8-bit blocks against q8_0 ones)
+LLAMA_CPP_TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95)}
+TEMPLATE_CHECK = [{'role': 'system', 'content': 'Sən köməkçisən.'}, {'role': 'user', 'content': 'Salam!'},
+                  {'role': 'assistant', 'content': 'Salam, necə kömək edim?'}, {'role': 'user', 'content': 'Balansım?'}]
 
-def round_trip(model, tok, # the merged model and its tokenizer
+def llama_cpp_model(gguf_path:str|Path, # the written file
+                    n_ctx:int, # the longest document scored
+                   ):
+    "The file loaded by llama.cpp itself (`llama-cpp-python`) with every position's logits kept, or None where it is not installed."
+    try: from llama_cpp import Llama
+    except ImportError: return None
+    return Llama(model_path=str(gguf_path), n_ctx=n_ctx, n_batch=n_ctx, logits_all=True, verbose=False, n_threads=torch.get_num_threads())
+
+def llama_cpp_extras(llm, tok) -> dict:
+    "What llama.cpp makes of the file beyond logits: the chat template rendered, and whether it stops at `<|eot_id|>`."
+    import llama_cpp
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+    piece = lambda i: llm.detokenize([i], special=True).decode()
+    fmt = Jinja2ChatFormatter(llm.metadata.get('tokenizer.chat_template', ''), eos_token=piece(llm.token_eos()), bos_token=piece(llm.token_bos()))
+    eot = tok.convert_tokens_to_ids(EOT)
+    return dict(chat_template_rendered_identical=fmt(messages=TEMPLATE_CHECK).prompt ==
+                tok.apply_chat_template(TEMPLATE_CHECK, tokenize=False, add_generation_prompt=True),
+                stops_at_eot=bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, eot)), version=llama_cpp.__version__)
+
+def round_trip(model, tok, # the merged model, its weights as the file stores them (`write_gguf(as_stored=True)`), and its tokenizer
                gguf_path:str|Path, # the written file
                texts:list[str], # held-out documents
-               quant:str='f16', # the file's tensor type (picks the tolerance)
+               quant:str='f16', # the file's tensor type
                max_tokens:int=256, # tokens scored per document
               ) -> dict:
-    "Load `gguf_path` with transformers' GGUF loader; compare token ids and logits with `model` on `texts`."
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    "Read `gguf_path` back (tokenizer as llama.cpp reads it, weights with transformers' GGUF loader); compare ids and logits on `texts`."
+    from transformers import AutoModelForCausalLM
     p = Path(gguf_path)
-    gtok = as_llama_cpp_reads(AutoTokenizer.from_pretrained(str(p.parent), gguf_file=p.name))
+    meta = read_gguf_tokenizer(p)
+    gtok = gguf_tokenizer(meta)
     gmodel = as_llama_cpp_rope(AutoModelForCausalLM.from_pretrained(str(p.parent), gguf_file=p.name, dtype=torch.float32).eval(), p)
-    ids_same = [tok(t)['input_ids'] == gtok(t)['input_ids'] for t in texts]
-    specials = dict(bos=(tok.bos_token_id, gtok.bos_token_id), eos=(tok.eos_token_id, gtok.eos_token_id), pad=(tok.pad_token_id, gtok.pad_token_id))
+    ids = [tok(t)['input_ids'] for t in texts]
+    ids_same = [i == gtok.encode(t).ids for i, t in zip(ids, texts)]
+    llm = llama_cpp_model(p, min(max_tokens, max(map(len, ids))))
+    cpp = dict(ids_identical=sum(i == llm.tokenize(t.encode(), add_bos=True, special=False) for i, t in zip(ids, texts)),
+               max_abs_logit_diff=0.0, agree=0) if llm else None
+    specials = {k: (v, meta.get(key)) for k, v, key in (('bos', tok.bos_token_id, 'bos_token_id'), ('eos', tok.eos_token_id, 'eos_token_id'),
+                ('eot', tok.convert_tokens_to_ids(EOT), 'eot_token_id'), ('pad', tok.pad_token_id, 'padding_token_id'))}
     max_diff = max_logit = agree = n = 0.0
-    model = model.float().eval()
+    dev = 'cuda' if torch.cuda.is_available() else 'cpu'    # the forward passes: on the GPU where there is one (both sides alike)
+    model, gmodel = model.float().eval().to(dev), gmodel.to(dev)
     with torch.no_grad():
-        for t in texts:
-            ids = torch.tensor([tok(t)['input_ids'][:max_tokens]])
-            a, b = model(ids).logits[0], gmodel(ids).logits[0]
+        for i in ids:
+            x = torch.tensor([i[:max_tokens]], device=dev)
+            a, b = model(x).logits[0].cpu(), gmodel(x).logits[0].cpu()
             max_diff, max_logit = max(max_diff, (a - b).abs().max().item()), max(max_logit, a.abs().max().item())
-            agree += (a.argmax(-1) == b.argmax(-1)).sum().item(); n += ids.shape[1]
+            agree += (a.argmax(-1) == b.argmax(-1)).sum().item(); n += x.shape[1]
+            if llm:
+                llm.reset(); llm.eval(i[:max_tokens])
+                c = torch.from_numpy(np.asarray(llm.scores[:x.shape[1]], dtype=np.float32))
+                cpp['max_abs_logit_diff'] = max(cpp['max_abs_logit_diff'], (a - c).abs().max().item())
+                cpp['agree'] += (a.argmax(-1) == c.argmax(-1)).sum().item()
     tol = TOLERANCE[quant]
     out = dict(quant=quant, documents=len(texts), tokens_scored=int(n), ids_identical=sum(ids_same), max_abs_logit_diff=max_diff,
                max_abs_logit=max_logit, rel_logit_diff=max_diff / max(max_logit, 1e-12), top1_agreement=agree / max(n, 1),
-               special_ids={k: list(v) for k, v in specials.items()}, chat_template_identical=gtok.chat_template == tok.chat_template,
-               tolerance=tol)
+               special_ids={k: list(v) for k, v in specials.items()}, chat_template_identical=meta.get('chat_template') == tok.chat_template,
+               tolerance=tol, reader="transformers' GGUF loader (weights) and llama.cpp's llama-bpe rules (tokenizer)")
     out['ok'] = bool(all(ids_same) and all(x == y for x, y in specials.values()) and out['rel_logit_diff'] <= tol['rel_logit']
                      and out['top1_agreement'] >= tol['top1'] and out['chat_template_identical'])
+    if llm:
+        ct = LLAMA_CPP_TOLERANCE[quant]
+        cpp.update(rel_logit_diff=cpp['max_abs_logit_diff'] / max(max_logit, 1e-12), top1_agreement=cpp.pop('agree') / max(n, 1),
+                   **llama_cpp_extras(llm, tok), tolerance=ct)
+        cpp['ok'] = bool(cpp['ids_identical'] == len(texts) and cpp['rel_logit_diff'] <= ct['rel_logit'] and cpp['top1_agreement'] >= ct['top1']
+                         and cpp['chat_template_rendered_identical'] and cpp['stops_at_eot'])
+        out.update(llama_cpp=cpp, ok=out['ok'] and cpp['ok'], reader=out['reader'] + f", and llama.cpp itself (llama-cpp-python {cpp['version']})")
+        llm.close()
     return out
 
 # %% ../nbs/34_gguf.ipynb #70af4600
+def _cpp_line(c:dict) -> str:
+    return (f"ids identical on {c['ids_identical']} documents, max logit difference {c['rel_logit_diff']:.2%} (allowed {c['tolerance']['rel_logit']:.0%}), "
+            f"greedy agreement {c['top1_agreement']:.1%}, template rendered alike: {c['chat_template_rendered_identical']}, stops at {EOT}: {c['stops_at_eot']}")
+
 def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model directory
                 out:str|Path, # output directory (written atomically)
                 quant:str=QUANTS[0], # tensor type, one of `QUANTS` (azllm.commands)
@@ -215,12 +291,13 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
     texts = list(read_documents(verify_text or find_data_samples()/'az_valid.txt'))[:verify_docs]
     if not texts: raise AzllmError(f"{verify_text}: no documents to verify the export on")
     with atomic_dir(out, 'gguf', overwrite) as tmp:
-        f = write_gguf(model.float(), tok, tmp/f'model-{quant}.gguf', quant, name=Path(src).resolve().name)
+        f = write_gguf(model.float(), tok, tmp/f'model-{quant}.gguf', quant, name=Path(src).resolve().name, as_stored=True)
         rep = round_trip(model, tok, f, texts, quant)
         write_json(rep, tmp/'round_trip.json')
         if not rep['ok']:
             raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): ids identical on {rep['ids_identical']} of "
-                             f"{rep['documents']} documents, special ids {rep['special_ids']}, max logit difference "
-                             f"{rep['rel_logit_diff']:.2%} of the largest logit (allowed {rep['tolerance']['rel_logit']:.0%}), greedy agreement "
-                             f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}")
+                             f"{rep['documents']} documents, special ids {rep['special_ids']} (model, file), max logit difference "
+                             f"{rep['rel_logit_diff']:.2%} of the largest logit (allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement "
+                             f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}"
+                             + (f"; through llama.cpp: {_cpp_line(rep['llama_cpp'])}" if 'llama_cpp' in rep else ''))
     return Path(out)/f'model-{quant}.gguf'

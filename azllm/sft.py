@@ -12,6 +12,7 @@ from typing import Literal, Optional, Union
 import torch
 from pydantic import Field, field_validator
 from peft import LoraConfig
+from .adapters import BASE_FILE
 from .core import AzllmError, atomic_dir, load_config, save_config, write_json, print0
 from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats, sft_preview
@@ -145,11 +146,13 @@ def encode_chats(chats:list[dict], # from `read_chats`
 
 def _base_ref(spec:str, # the run's `model`
               run_dir:str|Path, # the run's `output_dir` (the adapter goes to `final/` in it)
-             ) -> str:
-    "How the adapter names its base: relative to `final/` when the base lies in the run's tree (the run directory's parent), else absolute."
-    if spec.startswith('preset:') or not Path(spec).exists(): return spec
-    base, final = Path(spec).resolve(), (Path(run_dir)/'final').resolve()
-    return os.path.relpath(base, final) if base.is_relative_to(final.parent.parent) else str(base)
+             ) -> tuple[str, str|None]:
+    "How the adapter names its base: absolutely for peft (it reads the path from the current directory), and relative to `final/` for azllm when the base lies in the run's tree (the run directory's parent), so a moved tree still finds it."
+    final = (Path(run_dir)/'final').resolve()
+    if spec.startswith('preset:'): return str(final/'base'), 'base'       # the rebuilt random base is saved next to the adapter
+    if not Path(spec).exists(): return spec, None                          # a hub id
+    base = Path(spec).resolve()
+    return str(base), (os.path.relpath(base, final) if base.is_relative_to(final.parent.parent) else None)
 
 # %% ../nbs/32_sft.ipynb #43cdc93a
 class SFTTask:
@@ -196,7 +199,7 @@ class SFTTask:
         if rt.main:
             peft_model = inner_peft(model)
             with atomic_dir(out) as tmp:
-                peft_model.peft_config['default'].base_model_name_or_path = _base_ref(spec, cfg.output_dir)
+                peft_model.peft_config['default'].base_model_name_or_path, rel = _base_ref(spec, cfg.output_dir)
                 # trained embeddings are saved as modules_to_save; peft's "embedding layers" would add two more copies of each
                 peft_model.save_pretrained(tmp, state_dict=sd, save_embedding_layers=False)
                 tok.save_pretrained(tmp)
@@ -205,6 +208,7 @@ class SFTTask:
                     if cfg.load_in_4bit: base = dequantize_4bit(base)    # the NF4 weights it trained on, as a plain bf16 model
                     set_special_ids(base, tok).save_pretrained(tmp/'base'); tok.save_pretrained(tmp/'base')
                 save_config(cfg, tmp/'azllm_config.yml')
+                if rel: write_json(dict(relative=rel), tmp/BASE_FILE)
         rt.barrier()
 
 def inner_peft(model):

@@ -172,7 +172,7 @@ def test_override_mistakes_name_the_override_not_the_file(capsys, scratch):
 # ------------------------------------------------------------------------------------------------ 5. a run that moves
 def test_a_moved_run_tree_still_chats_and_exports(outputs, tmp_path, capsys):
     from azllm.adapters import load_adapted
-    rel = json.loads((outputs['sft']/'adapter_config.json').read_text())['base_model_name_or_path']
+    rel = json.loads((outputs['sft']/'azllm_base.json').read_text())['relative']
     assert rel == '../../cpt-custom/final' and (outputs['sft']/rel).resolve() == outputs['cpt_custom'].resolve()
     moved = tmp_path/'moved'
     for name in ('sft', 'cpt-custom'): shutil.copytree(outputs['dir']/name, moved/name)      # the run tree, moved as a whole
@@ -336,3 +336,14 @@ def test_relocated_quickstart_files_stay_listed_by_their_markers(tmp_path):
     assert str(final.resolve()) in (final/'cpt'/'base'/'azllm_config.yml').read_text()
     assert foreign_files(final) == [] and foreign_files(final/'cpt'/'base') == []
     check_output(final, 'quickstart')          # the same command again may replace it
+
+
+def test_the_lower_bounds_file_is_pyprojects_bounds():
+    "The CI leg that installs the lowest declared versions (.ci/lower-bounds.txt) pins exactly the bounds pyproject.toml declares."
+    import tomllib
+    proj = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']
+    reqs = proj['dependencies'] + [r for rs in proj['optional-dependencies'].values() for r in rs]
+    bounds = {re.split(r'[<>=!\[ ]', r)[0].lower().replace('-', '_'): re.search(r'>=([\w.]+)', r).group(1) for r in reqs if '>=' in r}
+    pins = dict(l.split('==') for l in (ROOT/'.ci'/'lower-bounds.txt').read_text().splitlines() if l and not l.startswith('#'))
+    assert set(pins) == {'transformers', 'tokenizers', 'peft', 'trl', 'accelerate', 'datasets', 'lm_eval'}
+    for name, v in pins.items(): assert bounds[name].split('.') == v.split('.')[:len(bounds[name].split('.'))], (name, bounds[name], v)

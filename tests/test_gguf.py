@@ -11,10 +11,22 @@ from azllm.tokenizer import train_tokenizer, load_tokenizer
 from azllm.chats import check_chat_tokenizer
 
 pytest.importorskip('gguf')
-from azllm.gguf_export import export_gguf, write_gguf, round_trip, TOLERANCE, QUANTS
+from azllm.gguf_export import export_gguf, write_gguf, TOLERANCE, LLAMA_CPP_TOLERANCE, QUANTS
+import importlib.util
+LLAMA_CPP = importlib.util.find_spec('llama_cpp') is not None       # llama-cpp-python compiles llama.cpp on install: not in CI
 
 
 pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
+
+
+def gguf_metadata(f):
+    "A file's keys and tensor names: transformers 5's header reader, or gguf's own (slower) where transformers is older."
+    try: from transformers.integrations.gguf.reader import read_gguf_metadata
+    except ImportError:
+        from gguf import GGUFReader
+        r = GGUFReader(str(f))
+        return {k: v.contents() for k, v in r.fields.items()}, [t.name for t in r.tensors]
+    return read_gguf_metadata(str(f))
 
 
 @pytest.fixture(scope='module')
@@ -39,12 +51,51 @@ def test_round_trip_through_transformers(which, quant, merged, tmp_path):
     assert rep['rel_logit_diff'] <= TOLERANCE[quant]['rel_logit'] and rep['top1_agreement'] >= TOLERANCE[quant]['top1']
     assert all(a == b for a, b in rep['special_ids'].values())
     assert rep['chat_template_identical']                                          # the chat template travels in the file
-    from transformers.integrations.gguf.reader import read_gguf_metadata
-    meta, tensors = read_gguf_metadata(str(f))
+    assert rep['max_abs_logit_diff'] == 0                  # the weights as the file stores them: the same numbers on both sides
+    meta, tensors = gguf_metadata(f)
     src = load_tokenizer(merged[which])
     assert meta['tokenizer.ggml.eot_token_id'] == src.convert_tokens_to_ids('<|eot_id|>')   # llama.cpp stops at the end of a turn
     assert meta['tokenizer.ggml.pre'] == 'llama-bpe' and meta['general.file_type'] == {'f16': 1, 'q8_0': 7}[quant]
     assert 'rope_freqs.weight' not in tensors                                      # plain RoPE: no divisors
+    if LLAMA_CPP:                                                                  # llama.cpp itself is the second judge
+        c = rep['llama_cpp']
+        assert c['ok'] and c['ids_identical'] == 6 and c['chat_template_rendered_identical'] and c['stops_at_eot']
+        assert c['rel_logit_diff'] <= LLAMA_CPP_TOLERANCE[quant]['rel_logit'] and 'llama.cpp itself' in rep['reader']
+
+
+def test_the_check_reads_the_tokenizer_as_llama_cpp_does(merged, tmp_path, monkeypatch):
+    """The file's tokenizer is rebuilt from its keys by llama.cpp's llama-bpe rules, not by transformers' GGUF tokenizer reader,
+    which differs between versions (5.17 gives a Llama file's eos the bos token and splits digits by GPT-2's regex)."""
+    import transformers
+    from azllm.gguf_export import read_gguf_tokenizer, gguf_tokenizer
+    real = transformers.AutoTokenizer.from_pretrained
+    def no_gguf(*a, **k):
+        assert 'gguf_file' not in k, "the check read the file's tokenizer with transformers"
+        return real(*a, **k)
+    monkeypatch.setattr(transformers.AutoTokenizer, 'from_pretrained', no_gguf)
+    f = export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    tok, gtok = load_tokenizer(merged['custom']), gguf_tokenizer(read_gguf_tokenizer(f))
+    text = "2024-cü ildə 1234567 manat ödədim, it's 12:30.<|eot_id|>\n\n  Salam"   # digits by threes, apostrophes, a special, spaces
+    assert gtok.encode(text).ids == tok(text)['input_ids']
+
+
+@pytest.mark.parametrize('corrupt', ['swap', 'eos'])
+def test_a_wrong_vocabulary_or_eos_is_refused(corrupt, merged, tmp_path, monkeypatch):
+    "Two tokens swapped in the file's vocabulary, or eos written as bos: the export refuses and keeps nothing."
+    import azllm.gguf_export as ge
+    real = ge.tokenizer_metadata
+    def broken(tok):
+        m = real(tok)
+        if corrupt == 'eos': m['eos'] = m['bos']
+        else:
+            a, b = (tok(read_documents(DATA/'az_valid.txt').__next__())['input_ids'][i] for i in (1, 2))
+            m['tokens'][a], m['tokens'][b] = m['tokens'][b], m['tokens'][a]
+        return m
+    monkeypatch.setattr(ge, 'tokenizer_metadata', broken)
+    with pytest.raises(AzllmError, match='does not reproduce the model') as e: export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    tok = load_tokenizer(merged['custom'])
+    what = ("'eos': [%d, %d]" % (tok.eos_token_id, tok.bos_token_id) if corrupt == 'eos' else 'ids identical on 0 of 2')
+    assert what in str(e.value) and not (tmp_path/'out').exists()
 
 
 def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypatch):
@@ -121,3 +172,65 @@ def test_rope_freqs_matter_and_other_rope_types_are_refused(llama3_rope_model, m
     m.config.rope_parameters = dict(rope_type='yarn', factor=4.0, rope_theta=500000.0, original_max_position_embeddings=64)
     with pytest.raises(AzllmError, match="RoPE of type default and llama3; this model's rope_scaling is 'yarn'"):
         write_gguf(m, load_tokenizer(src), tmp_path/'y.gguf')
+
+
+def test_chat_with_a_gguf_file_runs_llama_cpp_or_says_what_to_install(llama3_rope_model, tmp_path, capsys, monkeypatch):
+    import importlib.util, sys
+    from azllm.cli import main
+    src, _ = llama3_rope_model                        # weights of std 0.1: a random model that says more than newlines
+    f = export_gguf(src, tmp_path/'out', 'f16', verify_docs=1)
+    capsys.readouterr()
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, 'llama_cpp', None)                                   # llama-cpp-python not installed
+        assert main(['chat', str(f), '--prompt', 'Salam']) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and 'pip install llama-cpp-python' in err and 'tokenizer' not in err
+    if importlib.util.find_spec('llama_cpp') is None: return
+    from azllm.generate import chat
+    want = chat(src, prompt='Salam', max_new_tokens=8, stream=False)                   # the merged model through transformers
+    assert len(want) > 0 and chat(f, prompt='Salam', max_new_tokens=8, stream=False) == want   # the file through llama.cpp, greedy
+    assert main(['chat', str(f), '--prompt', 'Salam', '--max-new-tokens', '8']) == 0   # and from the command line, streamed
+    assert capsys.readouterr().out.strip() == want
+
+
+def test_chat_on_a_directory_that_is_not_a_model_says_what_it_expected(merged, tmp_path, capsys):
+    from azllm.cli import main
+    (tmp_path/'notes').mkdir(); (tmp_path/'notes'/'a.txt').write_text('x')
+    assert main(['chat', str(tmp_path/'notes'), '--prompt', 'Salam']) == 2
+    err = capsys.readouterr().err
+    assert 'not a model to chat with: expected a model directory' in err and '.gguf' in err and 'tokenizer:' not in err
+    import shutil
+    shutil.copytree(merged['custom'], tmp_path/'m'); (tmp_path/'m'/'tokenizer.json').unlink(); (tmp_path/'m'/'tokenizer_config.json').unlink()
+    assert main(['chat', str(tmp_path/'m'), '--prompt', 'Salam']) == 2
+    err = capsys.readouterr().err
+    assert 'has no tokenizer' in err and 'tokenizer:' not in err
+
+
+def test_the_readme_install_lines_bring_the_gguf_writer():
+    "`azllm export --gguf` needs the gguf package: the README's install lines (CPU and GPU) bring it."
+    import re, tomllib
+    from conftest import ROOT
+    extras = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']['optional-dependencies']
+    lines = [l for l in (ROOT/'README.md').read_text().splitlines() if l.startswith('pip install') and 'quickstart' in l]
+    assert len(lines) == 2
+    for l in lines:
+        wanted = re.search(r'-e "\.\[([^\]]*)\]"', l).group(1).split(',')
+        assert any(r.split('>')[0].split('=')[0] == 'gguf' for e in wanted for r in extras[e]), l
+
+
+@pytest.mark.skipif(not LLAMA_CPP, reason='llama-cpp-python is not installed')
+def test_llama_cpp_judges_the_file_where_installed_and_says_so(merged, tmp_path, monkeypatch, capsys):
+    import sys
+    from azllm.cli import main
+    assert main(['export', str(merged['custom']), '--gguf', '--quant', 'q8_0', '--out', str(tmp_path/'a')]) == 0
+    out = capsys.readouterr().out
+    rep = json.loads((tmp_path/'a'/'round_trip.json').read_text())
+    assert 'llama.cpp itself (llama-cpp-python' in out and rep['llama_cpp']['ok'] and rep['llama_cpp']['top1_agreement'] >= 0.95
+    monkeypatch.setitem(sys.modules, 'llama_cpp', None)                            # without it: transformers alone, and the message says so
+    assert main(['export', str(merged['custom']), '--gguf', '--out', str(tmp_path/'b')]) == 0
+    assert 'llama.cpp itself' not in capsys.readouterr().out and 'llama_cpp' not in json.loads((tmp_path/'b'/'round_trip.json').read_text())
+    import azllm.gguf_export as ge                                                 # a file llama.cpp would not stop on is refused
+    monkeypatch.undo()
+    real = ge.llama_cpp_extras
+    monkeypatch.setattr(ge, 'llama_cpp_extras', lambda llm, tok: {**real(llm, tok), 'stops_at_eot': False})
+    with pytest.raises(AzllmError, match='stops at <\\|eot_id\\|>: False'): export_gguf(merged['custom'], tmp_path/'c', 'f16', verify_docs=2)

@@ -1,6 +1,6 @@
 """Stage 3, LoRA SFT: what is trained (masking), what is saved (adapter, merge), and the errors a user can make.
 CPU only, on a tiny model and a 2,000-token tokenizer; the whole file runs in well under a minute on 2 cores."""
-import copy, json
+import copy, json, shutil
 from pathlib import Path
 import pytest
 import torch
@@ -233,9 +233,25 @@ def test_run_writes_everything_and_loss_decreases(run):
     ac = json.loads((out/'adapter_config.json').read_text())
     assert ac['r'] == 16 and ac['lora_alpha'] == 32 and set(ac['target_modules']) == set(run['cfg'].target_modules)
     assert 'embed_tokens' in ac['modules_to_save'] and ac['ensure_weight_tying']       # tied: lm_head is embed_tokens
-    assert ac['base_model_name_or_path'] == '../../base'                                 # the base lies in the run's tree: relative
-    assert (out/ac['base_model_name_or_path']).resolve() == Path(run['cfg'].model).resolve()
+    assert ac['base_model_name_or_path'] == str(Path(run['cfg'].model).resolve())         # absolute: peft reads it from the cwd
+    assert json.loads((out/'azllm_base.json').read_text()) == {'relative': '../../base'}   # in the run's tree: relative for azllm
     assert SFTRun(output_dir='x', model='m', train_data='d').lr == 1e-4
+
+
+def test_auto_peft_loads_the_run_from_any_directory_and_a_moved_tree_finds_its_base(tiny, run, tmp_path, monkeypatch):
+    from peft import AutoPeftModelForCausalLM
+    from azllm.adapters import adapter_base
+    x = torch.tensor([tokenize_chat(MULTI, tiny['tok'])['input_ids']])
+    with torch.no_grad(): want = load_adapted(run['out'])[0](x).logits
+    monkeypatch.chdir(tmp_path)                                          # not the directory the run was trained from
+    auto = AutoPeftModelForCausalLM.from_pretrained(str(run['out'])).eval()
+    with torch.no_grad(): assert torch.allclose(auto(x).logits, want, atol=1e-5)
+    tree = Path(run['cfg'].model).resolve().parent                        # the run's tree: the run directory and its base
+    moved = tmp_path/'moved'
+    for d in (run['out'].parent, Path(run['cfg'].model)): shutil.copytree(d, moved/Path(d).resolve().relative_to(tree))
+    got = moved/run['out'].parent.resolve().relative_to(tree)/'final'
+    assert adapter_base(got) == str((moved/'base').resolve())            # the moved copy's own base, not the old one
+    with torch.no_grad(): assert torch.allclose(load_adapted(got)[0](x).logits, want, atol=1e-5)
 
 
 def test_adapter_reload_and_merge_give_the_same_logits(tiny, run, tmp_path):
