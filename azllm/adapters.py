@@ -35,7 +35,7 @@ BASE_FILE = 'azllm_base.json'   # {"relative": the base's path from the adapter}
 def recorded_base(adapter_dir:Path, ref:str) -> str:
     "Where the base an adapter records lies: in its run tree (`azllm_base.json`, so a moved tree finds it), else `ref` read from the adapter."
     if (side := Path(adapter_dir)/BASE_FILE).is_file():
-        try: rel = json.loads(side.read_text(encoding='utf-8')).get('relative')
+        try: rel = loads_json(side.read_text(encoding='utf-8'), side).get('relative')
         except (ValueError, UnicodeDecodeError, AttributeError): raise AzllmError(f"{side}: not a JSON mapping with a 'relative' path") from None
         if isinstance(rel, str) and (p := (Path(adapter_dir)/rel).resolve()).exists(): return str(p)
     if not ref or ref.startswith('preset:') or not looks_local(ref): return ref
