@@ -88,6 +88,26 @@ def test_json_nested_100000_deep_is_one_line(tmp_path, where):
         one_line(_azllm_error(check_output, tmp_path/'out', 'eval'), 'not made by azllm')
 
 
+def test_manifests_and_the_base_record_are_read_with_the_limits(tmp_path):
+    "The token cache's and a shard folder's manifest.json, and an adapter's azllm_base.json: nested too deep or forged, no traceback and no path out."
+    import numpy as np
+    from azllm.adapters import recorded_base, BASE_FILE
+    from azllm.packing import token_files
+    from azllm.tokens import cached_entry
+    (tmp_path/'a').mkdir(); (tmp_path/'a'/BASE_FILE).write_text(DEEP_JSON)
+    one_line(_azllm_error(recorded_base, tmp_path/'a', ''), 'azllm_base.json: nested deeper')
+    (tmp_path/'shards').mkdir(); (tmp_path/'shards'/'manifest.json').write_text(DEEP_JSON)
+    one_line(_azllm_error(token_files, tmp_path/'shards'), 'manifest.json: nested deeper')
+    e = tmp_path/'entry'; e.mkdir(); np.arange(4, dtype=np.uint16).tofile(e/'s0.bin')
+    good = '{"dtype": "uint16", "shards": [{"file": "s0.bin", "tokens": 4}]}'
+    (e/'manifest.json').write_text(good); assert cached_entry(e) is not None      # the well-formed entry is one
+    (tmp_path/'outside.bin').write_bytes(b'\0' * 8)
+    for forged in (DEEP_JSON, '[]', good.replace('uint16', 'object'), good.replace('"s0.bin"', '"../outside.bin"'),
+                   good.replace('"tokens": 4', '"tokens": "4"')):
+        (e/'manifest.json').write_text(forged)
+        assert cached_entry(e) is None, forged[:60]                             # a forged entry is no entry: rebuilt, never read
+
+
 def _tok_config(tmp_path, extra=''):
     (tmp_path/'corpus.txt').write_text('salam dünya\n' * 50)
     p = tmp_path/'run.yml'
