@@ -182,9 +182,14 @@ def test_a_moved_run_tree_still_chats_and_exports(outputs, tmp_path, capsys):
     assert rc == 0, err
     rc, out, err = cli(capsys, 'chat', moved/'sft', '--prompt', 'Salam', '--max-new-tokens', 2)
     assert rc == 0, err
-    shutil.rmtree(moved/'cpt-custom')                                   # now the base is gone: the error says how to name it
-    rc, out, err = cli(capsys, 'export', moved/'sft', '--merge', '--out', tmp_path/'m2')
+    shutil.rmtree(moved/'cpt-custom')                                   # now the base is gone, from the tree and from where it was made
+    ac = moved/'sft'/'final'/'adapter_config.json'; acfg = json.loads(ac.read_text())   # (the absolute path peft reads, once the tree's own base is gone)
+    ac.write_text(json.dumps(dict(acfg, base_model_name_or_path=str(tmp_path/'gone'))))
+    rc, out, err = cli(capsys, 'export', moved/'sft', '--merge', '--out', tmp_path/'m1')
     one_line_error(rc, err, 'is not there', '--model BASE', 'azllm chat BASE --adapter')
+    ac.write_text(json.dumps(acfg))                                     # the tree's base gone, the original still there: it is used
+    rc, out, err = cli(capsys, 'export', moved/'sft', '--merge', '--out', tmp_path/'m2')
+    assert rc == 0, err
     rc, out, err = cli(capsys, 'export', outputs['sft'], '--out', tmp_path/'copy')            # a copy names its base absolutely
     assert rc == 0 and Path(json.loads((tmp_path/'copy'/'adapter_config.json').read_text())['base_model_name_or_path']).is_absolute()
 
