@@ -111,15 +111,15 @@ def main():
         rows.sort(key=lambda r: (r['what'], r['mb']))
         OUT.write_text(json.dumps(dict(
             command='; '.join(sorted({r['command'] for r in rows if 'command' in r})) or ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
-            machine=f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with other jobs "
-                    f"(load average {os.getloadavg()[0]:.1f} at the end), {platform.python_version()}",
-            note="CPU numbers on a 2-core machine shared with other jobs (load average near 10 during the run): wall times are noisy "
-                 "and the 2-process speed-up is bounded by the cores other jobs leave; MB per CPU-second is the steadier figure. "
-                 "Run at normal priority (under nice it got a few percent of a core); only the 50 MB corpus fit the session's time "
-                 "(250 MB and 1 GB not run). Tokenizer: Llama 3 (128,256 ids, uint32).",
+            machine=f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+            note="CPU numbers on a 2-core machine. Each row's `machine` says how loaded it was when the row finished: the 11 and 55 MB "
+                 "rows ran beside six other jobs (load average 6-10), where wall times are noisy and the 2-process speed-up is bounded by "
+                 "the cores the others left (MB per CPU-second is the steadier figure); the 252 MB row ran alone. 1 GB not run. "
+                 "Tokenizer: Llama 3 (128,256 ids, uint32).",
             rows=rows), indent=1) + '\n')
     def put(row):
         row['command'] = ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]])     # each row: the run that made it
+        row.setdefault('machine', f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} when the row finished")
         rows[:] = [r for r in rows if (r['what'], r['mb']) != (row['what'], row['mb'])] + [row]; save(); print(row, flush=True)
     for mb in a.sizes:
         corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
