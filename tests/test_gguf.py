@@ -110,6 +110,18 @@ def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypat
     assert not (tmp_path/'out').exists()
 
 
+@pytest.mark.parametrize('key, wrong, says', [('add_layer_norm_rms_eps', lambda v: v * 1000, 'max logit difference'),
+                                               ('add_head_count_kv', lambda v: v * 2, 'tensor blk.0.attn_k.weight is')])
+def test_a_wrong_hyper_parameter_is_caught(key, wrong, says, merged, tmp_path, monkeypatch):
+    """The read-back model is built from the file's own keys: a norm epsilon written 1000 times too large moves the logits, and a
+    key/value head count that does not fit the tensors is named; either way the export refuses and keeps nothing."""
+    import gguf
+    real = getattr(gguf.GGUFWriter, key)
+    monkeypatch.setattr(gguf.GGUFWriter, key, lambda self, v: real(self, wrong(v)))
+    with pytest.raises(AzllmError, match='does not reproduce the model') as e: export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    assert says in str(e.value) and not (tmp_path/'out').exists()
+
+
 def test_bad_inputs(merged, tmp_path, capsys):
     from azllm.cli import main
     assert main(['export', str(tmp_path/'nope'), '--gguf', '--out', str(tmp_path/'o')]) == 2
