@@ -87,6 +87,13 @@ def main():
     a = ap.parse_args()
     rows = []
     res = ROOT/'benchmarks'/'results'/f'gguf_export_time_{a.tag}.json'
+    gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None
+    def write(rows):
+        out = dict(command='python benchmarks/gguf_export_time.py ' + ' '.join(sys.argv[1:]),
+                   machine=f"{platform.machine()}, {os.cpu_count()} CPUs, {torch.get_num_threads()} torch threads" + (f", {gpu}" if gpu else ', no GPU'),
+                   versions={m: __import__(m).__version__ for m in ('torch', 'transformers', 'peft')},
+                   shape=dict(layers=a.layers or 16, hidden=a.hidden or 2048), rows=rows)
+        res.write_text(json.dumps(out, indent=2) + '\n')
     with tempfile.TemporaryDirectory() as d:
         for which in a.tokenizers.split(','):
             tok = tokenizer(which)
@@ -95,14 +102,10 @@ def main():
             for q in a.quants.split(','):
                 rows.append(dict(tokenizer=which, **export_timed(final, work/f'gguf-{q}', q, a.docs, not a.no_gguf_reader)))
                 print({k: v for k, v in rows[-1].items() if k not in ('llama_cpp', 'special_ids', 'reader')}, flush=True)
+                write(rows)                                  # after every row: a run cut short keeps what it measured
                 shutil.rmtree(work/f'gguf-{q}')
             shutil.rmtree(work)
-    gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None
-    out = dict(command='python benchmarks/gguf_export_time.py ' + ' '.join(sys.argv[1:]),
-               machine=f"{platform.machine()}, {os.cpu_count()} CPUs, {torch.get_num_threads()} torch threads" + (f", {gpu}" if gpu else ', no GPU'),
-               versions={m: __import__(m).__version__ for m in ('torch', 'transformers', 'peft')},
-               shape=dict(layers=a.layers or 16, hidden=a.hidden or 2048), rows=rows)
-    res.write_text(json.dumps(out, indent=2) + '\n')
+    write(rows)
     print('wrote', res)
 
 
