@@ -33,6 +33,8 @@ def main(argv=None):
     ap.add_argument('--steps', type=int, default=2, help='optimizer steps of each training run')
     ap.add_argument('--quants', default='f16,q8_0')
     ap.add_argument('--work', default='runs/gguf-pipeline')
+    ap.add_argument('--sft-run', help='an SFT run to start from (e.g. the one benchmarks/sft_throughput.py trained) instead of training one')
+    ap.add_argument('--export', default='sft,dpo', help='which runs to export (exports of the others are kept from --out)')
     ap.add_argument('--out')
     a = ap.parse_args(argv)
     work, preset = ROOT/a.work, 'llama-tiny' if a.tiny else 'llama-3.2-1b'
@@ -49,17 +51,25 @@ def main(argv=None):
         res['versions'] = dict(torch=torch.__version__, transformers=transformers.__version__)
         if torch.cuda.is_available(): res['machine'] = torch.cuda.get_device_name()
     except ImportError: pass
+    old = json.loads(out.read_text()) if out.exists() else {}
+    keep = [e for e in old.get('exports', []) if e['run'] not in a.export.split(',')]
+    res['exports'] = keep
+    res['runs'] = {k: v for k, v in old.get('runs', {}).items() if k not in a.export.split(',')}
+    sft = Path(a.sft_run).resolve() if a.sft_run else work/'sft'
     stages = [('sft', ['configs/sft_llama-3.2-1b.yml', f'model=preset:{preset}']),
-              ('dpo', ['configs/dpo_llama-3.2-1b.yml', f"model={work/'sft'}"])]
+              ('dpo', ['configs/dpo_llama-3.2-1b.yml', f"model={sft}"])]
     for name, args in stages:
-        s, rc, tail = run(['train', *args, f'max_steps={a.steps}', f"output_dir={work/name}", *extra])
-        res['runs'][name] = dict(seconds=round(s, 1), rc=rc, tail=tail)
-        if rc: break
+        if name == 'sft' and a.sft_run: res['runs']['sft'] = dict(from_run=str(sft))
+        else:
+            s, rc, tail = run(['train', *args, f'max_steps={a.steps}', f"output_dir={work/name}", *extra])
+            res['runs'][name] = dict(seconds=round(s, 1), rc=rc, tail=tail, command=' '.join(['azllm train', *args, f'max_steps={a.steps}']))
+            if rc: break
+        if name not in a.export.split(','): continue
         for q in a.quants.split(','):
             dest = work/f'gguf-{name}-{q}'
-            s, rc, tail = run(['export', work/name, '--gguf', '--quant', q, '--out', dest, '--overwrite'])
+            s, rc, tail = run(['export', sft if name == 'sft' else work/name, '--gguf', '--quant', q, '--out', dest, '--overwrite'])
             rt = json.loads((dest/'round_trip.json').read_text()) if (dest/'round_trip.json').exists() else {}
-            res['exports'].append(dict(run=name, quant=q, seconds=round(s, 1), rc=rc, tail=tail,
+            res['exports'].append(dict(run=name, quant=q, seconds=round(s, 1), rc=rc, tail=tail, made_by=res['command'],
                                        **{k: rt.get(k) for k in ('documents', 'ids_identical', 'special_ids', 'rel_logit_diff', 'top1_agreement', 'reader', 'ok', 'llama_cpp')},
                                        file_mib=round(sum(f.stat().st_size for f in dest.glob('*.gguf')) / 2**20, 1) if dest.exists() else None))
             out.write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')   # after every export: a cut run keeps what it measured
