@@ -113,13 +113,6 @@ def cmd_chat(a):
              temperature=a.temperature, top_p=a.top_p)
 
 # %% ../nbs/80_cli.ipynb #d892f335
-def _available_ram() -> int|None:
-    "Bytes of memory available to a new process (Linux MemAvailable), or None where it cannot be read."
-    try:
-        for line in open('/proc/meminfo'):
-            if line.startswith('MemAvailable:'): return int(line.split()[1]) * 1024
-    except OSError: return None
-
 def _made(v:str, made:set) -> bool:
     "Whether path `v` is, or lies inside, what an earlier config of the command writes."
     return v in made or any('://' not in m and Path(v).is_relative_to(m) for m in made)
@@ -161,14 +154,9 @@ def preflight(cfg, # a validated config of any stage
             raise AzllmError(f"data {d}: no such file or directory" + ('' if looks_local(d) else
                              ", and the Hugging Face Hub cannot be reached to load it as a datasets name") +
                              "; give your corpus (e.g. train_data=[my_corpus.txt])")
-    if gpus or (shape := model_shape(cfg.model)) is None or (ram := _available_ram()) is None: return
-    mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
-    est = estimate_memory(precision='fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape)
-    need = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes'])
-    if need > ram:
-        raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
-                         f"to train on a CPU, and this machine has {ram / 2**30:,.0f} GiB available (no CUDA GPU is visible): "
-                         "run it on a GPU machine, or try the pipeline on a CPU with configs/cpt_tiny_*.yml")
+    if gpus: return
+    from azllm.sizing import cpu_run_fits               # (torch: only for a run about to start on this CPU)
+    cpu_run_fits(cfg)                                   # a model too big for this machine's RAM: one line, before it loads
 
 def cmd_data(a):
     "`azllm data prepare CONFIG.yml`: tokenize a CPT config's train and valid data into the token cache, so that training starts at once."
@@ -412,8 +400,8 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
     return m
 
 def cmd_memory_max_batch(a):
-    "Handler of `azllm memory max-batch`: the measurement is `azllm.trainer.max_micro_batch`, for CPT and SFT configs."
-    from azllm.trainer import max_micro_batch
+    "Handler of `azllm memory max-batch`: the measurement is `azllm.sizing.max_micro_batch`, for CPT and SFT configs."
+    from azllm.sizing import max_micro_batch
     run = read_runs([a.config, *a.overrides])[0]          # the stage from the file, through the one registry
     if run.stage == 'sft': from azllm.sft import SFTTask as Task
     elif run.stage == 'cpt': from azllm.cpt import CPTTask as Task

@@ -15,8 +15,7 @@ from .core import AzllmError, Config, loads_json
 # %% auto #0
 __all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'RENAMED', 'ATTENTION', 'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH', 'model_state_bytes',
            'llama_layer_params', 'llama_params', 'shape_from', 'config_shape', 'preset_shape', 'activation_bytes',
-           'saved_tensor_bytes', 'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape', 'config_estimate',
-           'memory_table']
+           'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape', 'config_estimate', 'memory_table']
 
 # %% ../nbs/24_memory.ipynb #40d33445
 GIB = 2**30
@@ -131,24 +130,6 @@ def activation_bytes(micro_batch:int, # sequences per GPU
     return dict(per_layer=per_layer, layers=kept, final=final, logits=logits, recompute=recompute,
                 total=kept + final + max(logits, recompute))
 
-# %% ../nbs/24_memory.ipynb #922d48a7
-def saved_tensor_bytes(model, # a causal LM
-                       input_ids, # a batch of token ids (also used as labels)
-                       autocast_dtype=None, # e.g. torch.bfloat16 for `bf16`
-                      ) -> int:
-    "Bytes of the distinct non-parameter tensors autograd saves for backward in one forward pass with loss."
-    import torch
-    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
-    saved = {}
-    def pack(t):
-        st = t.untyped_storage()
-        if st.data_ptr() not in params: saved[st.data_ptr()] = st.nbytes()
-        return t
-    amp = torch.autocast(input_ids.device.type, dtype=autocast_dtype) if autocast_dtype else contextlib.nullcontext()
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), amp:
-        model(input_ids=input_ids, labels=input_ids)
-    return sum(saved.values())
-
 # %% ../nbs/24_memory.ipynb #8caf84ad
 SHAPE_KEYS = ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads')
 
@@ -180,7 +161,7 @@ class MaxBatch(Config):
     "What `azllm memory max-batch` takes besides the run config."
     limit: int = Field(512, ge=1)                      # largest micro-batch to try
 
-MAX_BATCH = MaxBatch()                                 # its default, for `azllm.trainer.max_micro_batch`
+MAX_BATCH = MaxBatch()                                 # its default, for `azllm.sizing.max_micro_batch`
 
 # %% ../nbs/24_memory.ipynb #460cf539
 def _ceil_div(a:int, b:int) -> int: return -(-a // b)

@@ -17,7 +17,7 @@ from .core import AzllmError
 
 # %% auto #0
 __all__ = ['PRECISIONS', 'FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8',
-           'peak_memory_gib', 'reset_peak_memory', 'state_bytes', 'quiet', 'seeded', 'validate']
+           'peak_memory_gib', 'reset_peak_memory', 'state_bytes', 'saved_tensor_bytes', 'quiet', 'seeded', 'validate']
 
 # %% ../nbs/03_runtime.ipynb #9508c356
 @dataclass
@@ -169,6 +169,19 @@ def state_bytes(model, # a model, plain, DDP-wrapped or sharded with `fully_shar
                optimizer=nb(v for s in opt.state.values() for v in s.values() if torch.is_tensor(v) and v.ndim > 0) if opt else 0)
     out['total'] = sum(out.values())
     return out
+
+# %% ../nbs/03_runtime.ipynb #b0f53889
+def saved_tensor_bytes(fn, # runs a forward pass (its backward too, if it likes) whose saved tensors are counted
+                       exclude=(), # tensors not to count: the model's parameters (they live anyway)
+                      ) -> int:
+    "Bytes of the distinct storages autograd saves for backward while `fn()` runs (a storage several saved tensors share counts once)."
+    skip, seen = {t.untyped_storage().data_ptr() for t in exclude}, {}
+    def pack(t):
+        st = t.untyped_storage()
+        if st.data_ptr() not in skip: seen[st.data_ptr()] = st.nbytes()
+        return t
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): fn()
+    return sum(seen.values())
 
 # %% ../nbs/03_runtime.ipynb #4af92cbc
 @contextlib.contextmanager

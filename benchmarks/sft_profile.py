@@ -54,7 +54,7 @@ def marked_step(eng, batches, n_items):
     "`train_step` with record_function ranges around forward, backward and the optimizer (same calls, same order)."
     import torch
     from torch.profiler import record_function
-    from azllm.trainer import lm_loss
+    from azllm.engine import lm_loss
     from azllm.runtime import autocast
     for b in batches:
         with record_function('phase:forward'), autocast(eng.bf16, eng.rt.device.type): loss, _ = lm_loss(eng.model, b, n_items)
