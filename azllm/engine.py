@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/engine.html.md"""
 
 # %% ../nbs/25_engine.ipynb #8c432076
 from __future__ import annotations
-import contextlib, math, os
+import contextlib, math, os, queue, threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
@@ -16,11 +16,13 @@ from .core import AzllmError, Config, expand_path, MAX_COUNT
 from .runtime import Runtime, use_bf16, to_float8, autocast, state_bytes
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
+from .packing import WindowOrder
 
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'Beta', 'RESUME_KEYS', 'TrainConfig', 'resolve_strategy', 'Plan', 'resolve_plan', 'inner_model',
-           'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss', 'train_step']
+           'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss', 'train_step',
+           'step_batches', 'Prefetcher']
 
 # %% ../nbs/25_engine.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -267,3 +269,34 @@ def train_step(eng:Engine, # from `build_engine`
     if eng.measure_state: eng.state_bytes, eng.measure_state = state_bytes(model, eng.opt), False   # grads and AdamW state both alive
     eng.opt.zero_grad(set_to_none=True)
     return dict(loss=loss_sum, grad_norm=gnorm.detach().float(), sums=sums)
+
+# %% ../nbs/25_engine.ipynb #7d86c72e
+def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False) -> tuple[list[dict], int, int]:
+    "This process's micro-batches of `step`, and the global counts of scored tokens and of real (non-padding) input tokens."
+    mine = [data.batch(order.indices(step, k, rt.rank)) for k in range(order.K)]
+    if pin: mine = [{n: v.pin_memory() for n, v in b.items()} for b in mine]
+    every = [order.indices(step, k, r) for k in range(order.K) for r in range(rt.world)]
+    return mine, sum(data.count(i) for i in every), sum(data.n_tokens(i) for i in every)
+
+class Prefetcher:
+    "Builds the batches of the next steps in a background thread (at most `depth` ahead)."
+    def __init__(self, data, order:WindowOrder, start:int, stop:int, rt:Runtime, depth:int=2):
+        self.q, self._stop = queue.Queue(maxsize=depth), threading.Event()
+        def work():
+            try:
+                for s in range(start, stop):
+                    item = step_batches(data, order, s, rt, pin=rt.cuda)
+                    while not self._stop.is_set():
+                        try: self.q.put(item, timeout=0.1); break
+                        except queue.Full: pass
+                    if self._stop.is_set(): return
+            except BaseException as e: self.q.put(e)
+        self.thread = threading.Thread(target=work, daemon=True); self.thread.start()
+
+    def next(self, device) -> tuple[list[dict], int, int]:
+        item = self.q.get()
+        if isinstance(item, BaseException): raise item
+        mbs, n, t = item
+        return [{k: v.to(device, non_blocking=True) for k, v in b.items()} for b in mbs], n, t
+
+    def close(self): self._stop.set(); self.thread.join(timeout=5)

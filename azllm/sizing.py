@@ -217,4 +217,4 @@ def max_micro_batch(cfg:TrainConfig, # the run config to measure
         lo, hi = (mid, hi) if fits(mid) else (lo, mid)
     if lo == 0: raise AzllmError(f"not even micro-batch 1 of {cfg.seq_len} tokens fits; try grad_checkpointing=true or a shorter seq_len")
     return dict(max_micro_batch=lo, seq_len=cfg.seq_len, peak_gib=peaks[lo], gpu=torch.cuda.get_device_name(),
-                gpu_gib=torch.cuda.get_device_properties(0).total_memory / 2**30)
+                gpu_gib=gpu_gib(0))

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/trainer.html.md"""
 
 # %% ../nbs/29_trainer.ipynb #0a3f98f9
 from __future__ import annotations
-import hashlib, json, math, os, queue, shutil, tempfile, threading, time
+import hashlib, json, math, os, shutil, tempfile, time
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
@@ -20,44 +20,13 @@ from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, v
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
 from .packing import WindowOrder
-from .engine import TrainConfig, Plan, RESUME_KEYS, inner_model, resolve_plan, build_engine, lm_loss, train_step
+from .engine import TrainConfig, Plan, RESUME_KEYS, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher
 from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan
 
 
 # %% auto #0
-__all__ = ['RUN_NAMES', 'RUN_DIRS', 'step_batches', 'Prefetcher', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint',
-           'run_inputs', 'read_log', 'read_losses', 'data_dir', 'run_training']
-
-# %% ../nbs/29_trainer.ipynb #7d86c72e
-def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False) -> tuple[list[dict], int, int]:
-    "This process's micro-batches of `step`, and the global counts of scored tokens and of real (non-padding) input tokens."
-    mine = [data.batch(order.indices(step, k, rt.rank)) for k in range(order.K)]
-    if pin: mine = [{n: v.pin_memory() for n, v in b.items()} for b in mine]
-    every = [order.indices(step, k, r) for k in range(order.K) for r in range(rt.world)]
-    return mine, sum(data.count(i) for i in every), sum(data.n_tokens(i) for i in every)
-
-class Prefetcher:
-    "Builds the batches of the next steps in a background thread (at most `depth` ahead)."
-    def __init__(self, data, order:WindowOrder, start:int, stop:int, rt:Runtime, depth:int=2):
-        self.q, self._stop = queue.Queue(maxsize=depth), threading.Event()
-        def work():
-            try:
-                for s in range(start, stop):
-                    item = step_batches(data, order, s, rt, pin=rt.cuda)
-                    while not self._stop.is_set():
-                        try: self.q.put(item, timeout=0.1); break
-                        except queue.Full: pass
-                    if self._stop.is_set(): return
-            except BaseException as e: self.q.put(e)
-        self.thread = threading.Thread(target=work, daemon=True); self.thread.start()
-
-    def next(self, device) -> tuple[list[dict], int, int]:
-        item = self.q.get()
-        if isinstance(item, BaseException): raise item
-        mbs, n, t = item
-        return [{k: v.to(device, non_blocking=True) for k, v in b.items()} for b in mbs], n, t
-
-    def close(self): self._stop.set(); self.thread.join(timeout=5)
+__all__ = ['RUN_NAMES', 'RUN_DIRS', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint', 'run_inputs', 'read_log',
+           'read_losses', 'data_dir', 'run_training']
 
 # %% ../nbs/29_trainer.ipynb #e586243d
 class Trainer:

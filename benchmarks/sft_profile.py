@@ -137,7 +137,7 @@ def run_variant(name:str, keys:dict, warm:int, timed:int, profiled:int, trace_di
     "One variant in this process: timed steps of the engine's `train_step`, then a profiled few."
     import torch
     from torch.profiler import profile, ProfilerActivity
-    from azllm.trainer import step_batches, train_step
+    from azllm.engine import step_batches, train_step
     tmp = Path(tempfile.mkdtemp(prefix=f'prof-{name}-'))
     n_steps = warm + timed + profiled
     t0 = time.time()
