@@ -10,7 +10,7 @@ import argparse, errno, itertools, json, math, os, re, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0, loads_json
 from .core import int_in, config_flag, config_from_args
-from .memory import GIB, RENAMED, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
+from .memory import GIB, RENAMED_VALUES, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
 
 # %% auto #0
@@ -344,8 +344,8 @@ class Renamed(argparse.Action):
         parser.error(f"{option_string} is called {self.new} now, as in run configs")
 
 def renamed_value(text:str) -> str:
-    "An argparse `type` for choices whose earlier names (`RENAMED` of azllm.memory) get one line naming the new one."
-    if text in RENAMED: raise argparse.ArgumentTypeError(f"{text!r} is called {RENAMED[text]!r} now, as in run configs")
+    "An argparse `type` for choices whose earlier names (`RENAMED_VALUES` of azllm.memory) get one line naming the new one."
+    if text in RENAMED_VALUES: raise argparse.ArgumentTypeError(f"{text!r} is called {RENAMED_VALUES[text]!r} now, as in run configs")
     return text
 
 def cmd_memory_estimate(a):
@@ -382,6 +382,7 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
     config_flag(p, E, 'preset', metavar='NAME')
     config_flag(p, E, 'gpus', metavar='G')
     for k in ('strategy', 'precision', 'optimizer'): config_flag(p, E, k, type=renamed_value)
+    config_flag(p, E, 'weights')
     g = p.add_argument_group('activations (need the shape)')
     for k, v in (('micro_batch', 'B'), ('seq_len', 'S'), *zip(SHAPE_KEYS, 'LHVINK')): config_flag(p, E, k, into=g, metavar=v)
     for k in ('untied', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'attn_implementation'): config_flag(p, E, k, into=g)

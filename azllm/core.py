@@ -14,13 +14,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'MARKER',
-           'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path', 'Config',
-           'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
-           'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line', 'write_json',
-           'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
-           'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output',
-           'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'check_json_files',
+__all__ = ['PATH_KEYS', 'MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'PRECISIONS',
+           'STRATEGIES', 'MARKER', 'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments',
+           'expand_path', 'Config', 'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text',
+           'read_yaml', 'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line',
+           'write_json', 'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker',
+           'output_kind', 'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files',
+           'check_output', 'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'check_json_files',
            'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
@@ -351,6 +351,10 @@ def int_in(lo:int, # smallest allowed value
 MIN_VOCAB, MAX_VOCAB = 256 + 256 + 1, 2**24
 
 MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
+
+# the words of `precision` and `strategy`, one vocabulary wherever a user types them: run configs, flags, the memory estimate
+PRECISIONS = ('auto', 'bf16', 'fp32', 'fp8')
+STRATEGIES = ('auto', 'none', 'ddp', 'fsdp2')
 
 def print0(*args, **kwargs):
     "Print only on the main process (rank 0) of a distributed run."

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 import torch
 from pydantic import Field, ValidationError, field_validator, model_validator
-from .core import AzllmError, Config, expand_path, MAX_COUNT
+from .core import AzllmError, Config, expand_path, MAX_COUNT, PRECISIONS, STRATEGIES
 from .runtime import Runtime, use_bf16, to_float8, autocast, state_bytes
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
+from .memory import OPTIMIZER_STATES
 
 
 # %% auto #0
@@ -55,12 +56,12 @@ class TrainConfig(Config):
     warmup_steps: int = Field(20, ge=0)          # linear warmup
     weight_decay: float = Field(0.1, ge=0, allow_inf_nan=False)  # AdamW decoupled weight decay (matrices only)
     betas: tuple[Beta, Beta] = (0.9, 0.95)       # AdamW betas, each in [0, 1)
-    optimizer: Literal['adamw', 'adamw_8bit', 'paged_adamw_8bit'] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
+    optimizer: Literal[tuple(OPTIMIZER_STATES)] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
     grad_clip: float = Field(1.0, ge=0, allow_inf_nan=False)  # max global gradient norm (0 = off)
-    precision: Literal['auto', 'bf16', 'fp32', 'fp8'] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+; frozen weights cast to float8 once)
+    precision: Literal[PRECISIONS] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+; frozen weights cast to float8 once)
     fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # float8 scaling with precision: fp8: one scale per tensor, or per row (of activations, gradients, weights)
     frozen_bf16: bool = True                     # in bf16 runs, keep frozen weights (LoRA's base) in bf16: autocast casts them at every use anyway (not under fsdp2)
-    strategy: Literal['auto', 'none', 'ddp', 'fsdp2'] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
+    strategy: Literal[STRATEGIES] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
     liger: Union[bool, Literal['auto']] = 'auto' # Liger kernels; auto = on when CUDA and liger-kernel are present
     liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
     compile: Union[bool, Literal['auto']] = 'auto'  # torch.compile each decoder layer; auto = on with CUDA

@@ -13,11 +13,11 @@ import numpy as np
 import torch
 import torch.distributed as dist
 from fastcore.basics import patch
-from .core import AzllmError
+from .core import AzllmError, PRECISIONS
 
 # %% auto #0
-__all__ = ['PRECISIONS', 'FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8',
-           'peak_memory_gib', 'reset_peak_memory', 'state_bytes', 'saved_tensor_bytes', 'quiet', 'seeded', 'validate']
+__all__ = ['FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8', 'peak_memory_gib',
+           'reset_peak_memory', 'state_bytes', 'saved_tensor_bytes', 'quiet', 'seeded', 'validate']
 
 # %% ../nbs/03_runtime.ipynb #9508c356
 @dataclass
@@ -100,8 +100,6 @@ def check_fp8(cuda:bool, # a CUDA device is in use
                          f"{torch.cuda.get_device_name()} is {major}.{minor}: {fix}")
     import importlib.util
     if importlib.util.find_spec('torchao') is None: raise AzllmError("precision: fp8 trains with torchao's float8: pip install torchao")
-
-PRECISIONS = ('auto', 'bf16', 'fp32', 'fp8')
 
 def use_bf16(precision:str, # 'auto', 'bf16', 'fp32' or 'fp8'
              cuda:bool, # a CUDA device is in use
