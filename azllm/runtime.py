@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/runtime.html.md"""
 
 # %% ../nbs/03_runtime.ipynb #35e973b4
 from __future__ import annotations
-import contextlib, logging, math, os, random, resource, warnings
+import contextlib, io, logging, math, os, random, resource, sys, warnings
 from dataclasses import dataclass
 from typing import Optional
 import numpy as np
@@ -187,24 +187,33 @@ def quiet(*messages:str, # regexes of warning messages to ignore inside the bloc
           bars:bool=True, # also hide transformers' progress bars (weight loading)
           data_bars:bool|None=None, # also hide datasets' progress bars (None: as `bars`)
           logs:bool=False, # also lower transformers' logging to errors inside the block
+          loggers:dict|None=None, # {logger name: level} inside the block ('' is the root logger)
+          stderr:bool=False, # also swallow what is written to stderr inside the block
          ):
-    "Silence library progress bars, the given warnings and (with `logs`) transformers' log inside the block; restore them after."
-    import transformers
-    tl = transformers.utils.logging
-    had_bars, level = tl.is_progress_bar_enabled(), tl.get_verbosity()
-    try:
-        import datasets
-        ds_bars = datasets.utils.logging.is_progress_bar_enabled()
-    except ImportError: datasets, ds_bars = None, None
-    with warnings.catch_warnings():
+    "Silence library progress bars, the given warnings and loggers, (with `logs`) transformers' log and (with `stderr`) stderr inside the block; restore them after."
+    tl = datasets = ds_bars = None
+    if bars or logs:
+        import transformers
+        tl = transformers.utils.logging
+        had_bars, level = tl.is_progress_bar_enabled(), tl.get_verbosity()
+    if bars if data_bars is None else data_bars:
+        try:
+            import datasets
+            ds_bars = datasets.utils.logging.is_progress_bar_enabled()
+        except ImportError: datasets = None
+    levels = {name: logging.getLogger(name).level for name in loggers or {}}
+    with warnings.catch_warnings(), (contextlib.redirect_stderr(io.StringIO()) if stderr else contextlib.nullcontext()):
         for m in messages: warnings.filterwarnings('ignore', message=m)
-        if bars: tl.disable_progress_bar()
-        if datasets and (bars if data_bars is None else data_bars): datasets.disable_progress_bars()
-        if logs: tl.set_verbosity_error()
+        if tl and bars: tl.disable_progress_bar()
+        if datasets: datasets.disable_progress_bars()
+        if tl and logs: tl.set_verbosity_error()
+        for name, lvl in (loggers or {}).items(): logging.getLogger(name).setLevel(lvl)
         try: yield
         finally:
-            tl.set_verbosity(level)
-            if had_bars: tl.enable_progress_bar()
+            for name, lvl in levels.items(): logging.getLogger(name).setLevel(lvl)
+            if tl:
+                tl.set_verbosity(level)
+                if had_bars: tl.enable_progress_bar()
             if datasets and ds_bars: datasets.enable_progress_bars()
 
 @contextlib.contextmanager
