@@ -18,7 +18,7 @@ __all__ = ['cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart'
            'preflight', 'cmd_data', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'build_parser', 'Renamed',
            'renamed_value', 'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error', 'main']
 
-# %% ../nbs/80_cli.ipynb #f70bc780
+# %% ../nbs/80_cli.ipynb #bd3bfb5c
 def cmd_tokenizer(a):
     "`azllm tokenizer train|extend`: the tokenizer stage's config from the flags (`config_from_args`), run as `azllm train` would."
     from azllm.tokenizer import run_tokenizer        # checks the output path before it imports transformers: a wrong --out fails at once
@@ -26,6 +26,7 @@ def cmd_tokenizer(a):
     from transformers import AutoTokenizer
     print(f"wrote {out} (vocab size {len(AutoTokenizer.from_pretrained(out)):,})")
 
+# %% ../nbs/80_cli.ipynb #df4e0b96
 def check_plot_path(path:str):
     "A figure goes to a new file, or over an earlier azllm figure; never over a user's file, never into a missing folder."
     from azllm.fertility import PLOT_TAG
@@ -36,6 +37,7 @@ def check_plot_path(path:str):
     if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 50_000_000 or PLOT_TAG.encode() not in p.read_bytes())):
         raise AzllmError(f"--plot {path}: the file exists and was not written by azllm; give a new file name, or move it away")
 
+# %% ../nbs/80_cli.ipynb #ec347be3
 def cmd_fertility(a):
     from azllm.tokenizer import load_tokenizer
     from azllm.fertility import compare_tokenizers, plot_comparison
@@ -56,19 +58,21 @@ def cmd_fertility(a):
         import pandas as pd
         with pd.option_context('display.width', 200, 'display.max_columns', 20): print(df.round(3).to_string())
 
+# %% ../nbs/80_cli.ipynb #953b71ce
 def cmd_quickstart(a):
     from azllm.pipeline import quickstart, SMALL
     cfg = config_from_args(a)
     out = quickstart(cfg.out, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
     print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
-# %% ../nbs/80_cli.ipynb #3b16ce28
+# %% ../nbs/80_cli.ipynb #5b8c4cfd
 def cmd_sft_preview(a):
     from azllm.sft import preview_run
     from azllm.chats import render_preview
     p = preview_run(a.config, data=a.data, tokenizer=a.tokenizer, n=a.n, overrides=a.overrides)
     print(json.dumps(p, ensure_ascii=False) if a.json else render_preview(p, color=sys.stdout.isatty()))
 
+# %% ../nbs/80_cli.ipynb #a9004f59
 def _no_loading_bars():
     "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval: hidden while the command runs, then put back (`main` also runs inside notebooks)."
     from azllm.runtime import quiet
@@ -99,6 +103,7 @@ def cmd_export(a):
             out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
             print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
 
+# %% ../nbs/80_cli.ipynb #9d732e01
 def cmd_chat(a):
     from azllm.core import resolve_source
     resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
@@ -112,7 +117,7 @@ def cmd_chat(a):
         chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
              temperature=a.temperature, top_p=a.top_p)
 
-# %% ../nbs/80_cli.ipynb #d892f335
+# %% ../nbs/80_cli.ipynb #60772467
 def _made(v:str, made:set) -> bool:
     "Whether path `v` is, or lies inside, what an earlier config of the command writes."
     return v in made or any('://' not in m and Path(v).is_relative_to(m) for m in made)
@@ -158,6 +163,7 @@ def preflight(cfg, # a validated config of any stage
     from azllm.sizing import cpu_run_fits               # (torch: only for a run about to start on this CPU)
     cpu_run_fits(cfg)                                   # a model too big for this machine's RAM: one line, before it loads
 
+# %% ../nbs/80_cli.ipynb #53b5d93d
 def cmd_data(a):
     "`azllm data prepare CONFIG.yml`: tokenize a CPT config's train and valid data into the token cache, so that training starts at once."
     from azllm.stages import read_runs
@@ -171,6 +177,7 @@ def cmd_data(a):
             entry, m = prepare_data(cfg, tok, split, progress=True)
             print(f"{split}: {m['documents']:,} documents, {m['tokens']:,} tokens ({m['dtype']}) in {entry}")
 
+# %% ../nbs/80_cli.ipynb #5c1be692
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
     d = apply_overrides(read_yaml(a.config), a.overrides)   # a missing config, model or text fails before torch loads
@@ -189,6 +196,7 @@ def cmd_eval(a):
     with _no_loading_bars(): out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
+# %% ../nbs/80_cli.ipynb #fe08fdde
 def _wants_launch(a) -> bool:
     "Did the user ask for a launcher (several processes or nodes, or a named launcher)?"
     return bool((a.nproc or a.gpus or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
