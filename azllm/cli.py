@@ -15,8 +15,9 @@ from .stages import stage, read_runs
 
 # %% auto #0
 __all__ = ['cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export', 'cmd_chat',
-           'preflight', 'cmd_data', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'build_parser', 'Renamed',
-           'renamed_value', 'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error', 'main']
+           'preflight', 'cmd_data', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'add_config_args', 'build_parser',
+           'Renamed', 'renamed_value', 'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error',
+           'main']
 
 # %% ../nbs/80_cli.ipynb #bd3bfb5c
 def cmd_tokenizer(a):
@@ -230,6 +231,14 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
 
+def add_config_args(p:argparse.ArgumentParser, # a command's parser
+                    what:str, # what the config is, for --help (e.g. 'a CPT run config')
+                    optional:bool=False, # the config may be left out (the command has flags of its own instead)
+                   ):
+    "The CONFIG.yml and key=value arguments of a command that reads one run config and its overrides (data, eval, memory, sft preview)."
+    p.add_argument('config', nargs='?' if optional else None, metavar='CONFIG.yml', help=what)
+    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+
 # %% ../nbs/80_cli.ipynb #0bb96865
 def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
                      *own:str, # the keys only this action has: vocab_size, or base and add
@@ -279,8 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sft = sub.add_parser('sft', help='SFT data tools').add_subparsers(dest='action', metavar='ACTION', required=True)
     p = sft.add_parser('preview', help='show the first examples token by token and which tokens carry loss')
-    p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='an SFT run config (its train_data and tokenizer)')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'an SFT run config (its train_data and tokenizer)', optional=True)
     from azllm.chats import ChatPreview
     for k, m in (('data', 'FILE.jsonl'), ('tokenizer', 'DIR'), ('n', 'K')): config_flag(p, ChatPreview, k, metavar=m)
     p.add_argument('--json', action='store_true', help='print {"examples": [{"tokens": [...], "trained": [...]}, ...]}')
@@ -307,13 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = d.add_parser('prepare', help="tokenize a CPT config's corpus into the token cache (on a CPU machine, before GPU time is spent)",
                      description="Tokenize a CPT config's train_data and valid_data into the token cache (token_cache, $AZLLM_TOKEN_CACHE, "
                      "or ~/.cache/azllm/tokens); `azllm train` on the same data and tokenizer then starts at once.")
-    p.add_argument('config', metavar='CONFIG.yml', help='a CPT run config')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'a CPT run config')
     p.set_defaults(func=cmd_data)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')
-    p.add_argument('config', metavar='CONFIG.yml', help='an eval config (stage: eval); see configs/eval_tiny.yml')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'an eval config (stage: eval); see configs/eval_tiny.yml')
     p.set_defaults(func=cmd_eval)
 
     from azllm.stages import STAGE_NAMES
@@ -383,8 +389,7 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
                                     '--params, the shape (--layers --hidden --vocab) or --preset, with --micro-batch and --seq-len for activations.',
                         epilog='examples: azllm memory estimate configs/cpt_llama-3.2-1b_8gpu_phase2.yml micro_batch=4 --gpus 8 | '
                                'azllm memory estimate --preset llama-3.2-1b --gpus 8 --strategy fsdp2 --micro-batch 4 --seq-len 2048')
-    p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='a CPT run config (the keys a run reads)')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'a CPT run config (the keys a run reads)', optional=True)
     E = MemoryEstimate
     config_flag(p, E, 'params', type=_count, metavar='N')
     config_flag(p, E, 'preset', metavar='NAME')
@@ -401,8 +406,7 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
                         description='Run real training steps of the run config (its model, precision, Liger, compile and '
                                     'checkpointing settings) at growing micro-batches and report the largest that fits.',
                         epilog='example: azllm memory max-batch configs/cpt_llama-3.2-1b_1gpu.yml grad_checkpointing=true')
-    p.add_argument('config', metavar='CONFIG.yml', help='a CPT run config')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'a CPT run config')
     config_flag(p, MaxBatch, 'limit', metavar='B')
     p.add_argument('--json', action='store_true', help='print one JSON object')
     p.set_defaults(func=cmd_memory_max_batch)
@@ -418,7 +422,6 @@ def cmd_memory_max_batch(a):
     res = max_micro_batch(run.config, Task(False), limit=config_from_args(a).limit)
     print(json.dumps(res) if a.json else f"largest micro-batch: {res['max_micro_batch']} x {res['seq_len']} tokens "
           f"(peak {res['peak_gib']:.1f} GiB of {res['gpu_gib']:.0f} GiB, {res['gpu']})")
-
 
 # %% ../nbs/80_cli.ipynb #5247f615
 _DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT: 'free some space or write elsewhere',
