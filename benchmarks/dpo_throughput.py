@@ -142,7 +142,7 @@ def row_trl(row:str, a) -> dict:
     hist = [h for h in tr.state.log_history if 'loss' in h]
     acc_key = 'rewards/accuracies'
     return dict(tok_per_s=statistics.median(per[a.skip:] or per), peak_gib=torch.cuda.max_memory_allocated() / 2**30 if cuda else None,
-                batch=bs, real_tokens_per_step=statistics.mean(counts[:len(times)]), steps_logged=len(hist),
+                step_tok_per_s=per, batch=bs, real_tokens_per_step=statistics.mean(counts[:len(times)]), steps_logged=len(hist),
                 losses=[h['loss'] for h in hist], reward_accuracy=[h.get(acc_key) for h in hist],
                 kl=[h['kl'] for h in hist if 'kl' in h] or None,
                 settings=f"TRL {kind[4:]} + peft LoRA r16 alpha 32 dropout 0 on the 7 projections, batch {bs}, lr 5e-6, beta 0.1, "
@@ -231,7 +231,7 @@ def main():
                 p = subprocess.run(argv, capture_output=True, text=True, timeout=a.timeout)
                 r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400], stderr_tail=p.stderr[-3000:])
         except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.timeout} s')
-        r['wall_s'] = time.time() - t0
+        r['wall_s'], r['steps'], r['skip'] = time.time() - t0, a.steps, a.skip     # a row's own steps: rows kept from --out may have run fewer
         res['rows'][row] = r
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'reward_accuracy', 'kl', 'stderr_tail')})[:600], flush=True)
         res['summary'] = summarize(res['rows'], a.tiny)
