@@ -66,6 +66,7 @@ def _check_seq_len(cfg, model):
     if cfg.seq_len > model.config.max_position_embeddings:
         raise AzllmError(f"seq_len {cfg.seq_len} is beyond the model's limit of {model.config.max_position_embeddings} positions")
 
+# %% ../nbs/31_cpt.ipynb #40e8cf26
 def freeze_backbone(model) -> dict:
     "Train only the input embeddings and the output head (tied or not); return parameter counts."
     keep = {id(model.get_input_embeddings().weight)}
@@ -101,6 +102,7 @@ def data_workers(cfg:CPTRun, rt:Runtime, nbytes:int) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
     return max(1, cores // (rt.local_world or rt.world)) if nbytes > 64 << 20 else 1
 
+# %% ../nbs/31_cpt.ipynb #d6e9b185
 def prepare_data(cfg:CPTRun, # the run config
                  tok, # its tokenizer
                  split:str='train', # train or valid
@@ -144,6 +146,7 @@ class CPTTask:
 
     def save_final(self, trainer:Trainer, out:Path): save_final(trainer.eng.model, trainer.tok, out, trainer.rt)
 
+# %% ../nbs/31_cpt.ipynb #51ccf815
 def train(cfg:CPTRun, # the run config
           progress:bool=True, # progress bar and printed lines
          ) -> Path:

@@ -227,6 +227,7 @@ def token_logps(hidden:torch.Tensor, # final hidden states, (..., H)
         out = TokenLogps.apply(hidden.reshape(-1, hidden.shape[-1]).to(dt), weight.to(dt), labels.reshape(-1), chunk)
     return out.view(labels.shape)
 
+# %% ../nbs/33_dpo.ipynb #3cefdd71
 @contextlib.contextmanager
 def logps_head(model, # a causal LM (wrapped or not)
                labels:torch.Tensor, # the batch's `shift_labels`
@@ -264,6 +265,7 @@ def sequence_logps(model, # a causal LM (wrapped or not)
     sums = logp.new_zeros(size).scatter_add_(0, idx, torch.where(keep, logp, 0.0))
     return sums, logp.new_zeros(size).scatter_add_(0, idx, keep.to(logp.dtype))
 
+# %% ../nbs/33_dpo.ipynb #ead3f8e5
 def preference_loss(chosen_ratio:torch.Tensor, rejected_ratio:torch.Tensor, # log pi/pi_ref of each pair's replies
                     chosen_len:torch.Tensor, rejected_len:torch.Tensor, # their completion tokens (IPO normalises by them)
                     loss_type:str='sigmoid', beta:float=0.1,
@@ -410,6 +412,7 @@ def dpo_base(cfg:DPORun, out:Path, rt:Runtime) -> str:
     rt.barrier()
     return str(merged.resolve())
 
+# %% ../nbs/33_dpo.ipynb #85894bc8
 class DPOTask(SFTTask):
     "DPO / IPO with LoRA on the shared engine; the reference is the same model with the adapter disabled."
     kind = 'dpo'
@@ -449,11 +452,11 @@ def data(self, cfg:DPORun, tok, out:Path, rt:Runtime) -> tuple:
     rt.barrier()
     return PackedPairs(dd/'train', tok.pad_token_id), (PackedPairs(dd/'valid', tok.pad_token_id) if cfg.valid_data else None)
 
+# %% ../nbs/33_dpo.ipynb #1cd3beab
 @patch_to(DPOTask)
 def loss(self, model, batch:dict, n_items:int) -> tuple:
     return task_loss(self.cfg)(model, batch, n_items)
 
-# %% ../nbs/33_dpo.ipynb #1cd3beab
 def task_loss(cfg:DPORun):
     "The stage's loss as the engine calls it, `(model, batch, n_items) -> (loss, sums)`: DPO/IPO's or KTO's."
     if cfg.loss_type == 'kto':
@@ -530,6 +533,7 @@ def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
     h.update(json.dumps({k: getattr(cfg, k, None) for k in REFERENCE_KEYS}, sort_keys=True, default=str).encode())
     return h.hexdigest()
 
+# %% ../nbs/33_dpo.ipynb #e09b8f33
 def cached_reference(trainer:Trainer, # the DPO trainer, engine built
                      data:PackedPairs, # a split
                      rows:Path, # where it was packed (the cache goes next to it)

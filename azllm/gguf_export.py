@@ -1,4 +1,4 @@
-"""Write a merged azllm model, tokenizer included, as one GGUF file (f16 or q8_0), and prove it by reading it back with transformers' GGUF loader: the same token ids and the same logits on held-out Azerbaijani text.
+"""Write a merged azllm model, tokenizer included, as one GGUF file (f16 or q8_0), and prove it by reading it back: the same tensors, token ids and logits on held-out Azerbaijani text.
 
 Docs: https://azllm.github.io/azllm/gguf.html.md"""
 
@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/gguf.html.md"""
 
 # %% ../nbs/34_gguf.ipynb #638d31a2
 from __future__ import annotations
-import json, math
+import json, math, mmap, struct, time
 from pathlib import Path
 import numpy as np
 import torch
@@ -18,9 +18,10 @@ from .chats import check_chat_tokenizer
 from .commands import QUANTS
 
 # %% auto #0
-__all__ = ['LLAMA_BPE_SPLIT', 'TOLERANCE', 'LLAMA_CPP_TOLERANCE', 'TEMPLATE_CHECK', 'tokenizer_metadata', 'rope_permute',
-           'rope_parameters', 'llama3_rope_factors', 'write_gguf', 'read_gguf_tokenizer', 'gguf_tokenizer',
-           'as_llama_cpp_rope', 'llama_cpp_model', 'llama_cpp_extras', 'round_trip', 'export_gguf']
+__all__ = ['GGML_BLOCKS', 'LLAMA_BPE_SPLIT', 'TOLERANCE', 'LLAMA_CPP_TOLERANCE', 'TEMPLATE_CHECK', 'tokenizer_metadata',
+           'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf', 'read_gguf', 'gguf_tensor',
+           'rope_unpermute', 'gguf_config', 'gguf_model', 'as_llama_cpp_rope', 'read_gguf_tokenizer', 'gguf_tokenizer',
+           'llama_cpp_model', 'llama_cpp_extras', 'compare_logits', 'round_trip', 'export_gguf']
 
 # %% ../nbs/34_gguf.ipynb #e969a232
 def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 3)
@@ -50,16 +51,17 @@ def rope_permute(w:np.ndarray, # q_proj or k_proj weight, (heads * head_dim, hid
     "Rows of a query/key projection from rotate-half order (Hugging Face) to interleaved pairs (llama.cpp)."
     return w.reshape(n_head, 2, w.shape[0] // n_head // 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
 
+# %% ../nbs/34_gguf.ipynb #c0e7d955
 def _stored(w:np.ndarray, quant:str) -> tuple:
-    "`w` as the file stores it: (the array to write, its raw GGML type or None, its values as a reader gets them back, float32)."
+    "`w` (float32) as the file stores it: (the array to write, its raw GGML type or None, its values as a reader gets them back)."
     import gguf
-    if w.ndim == 1: return w.astype(np.float32), None, w.astype(np.float32)
+    if w.ndim == 1: return w, None, w                          # norm weights: float32 in both types
     if quant == 'q8_0' and w.shape[-1] % 32 == 0:              # blocks of 32 along a row, so rows can be permuted after quantizing
         Q8 = gguf.GGMLQuantizationType.Q8_0
-        q = gguf.quants.quantize(w.astype(np.float32), Q8)
+        q = gguf.quants.quantize(w, Q8)
         return q, Q8, gguf.quants.dequantize(q, Q8)
     h = w.astype(np.float16)                                   # f16, and q8_0 rows not a multiple of 32 (llama.cpp falls back the same way)
-    return h, None, h.astype(np.float32)
+    return h, None, h
 
 # %% ../nbs/34_gguf.ipynb #92db3ab5
 def rope_parameters(config) -> dict:
@@ -68,6 +70,7 @@ def rope_parameters(config) -> dict:
     p['rope_type'] = p.get('rope_type') or p.get('type') or 'default'
     return p
 
+# %% ../nbs/34_gguf.ipynb #60726b12
 def llama3_rope_factors(rope:dict, # RoPE parameters of type llama3: factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
                         head_dim:int, # rotary dimension of a head
                         theta:float, # rope_theta, the base of the frequencies
@@ -133,19 +136,127 @@ def write_gguf(model, # a merged (plain) Llama causal LM
     w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
     return Path(path)
 
+# %% ../nbs/34_gguf.ipynb #7123cbb7
+# GGUF metadata value types (the specification's gguf_metadata_value_type) of fixed size, as struct formats; 8 is a string, 9 an array
+_GGUF_SCALAR = {0: 'B', 1: 'b', 2: 'H', 3: 'h', 4: 'I', 5: 'i', 6: 'f', 7: '?', 10: 'Q', 11: 'q', 12: 'd'}
+# the ggml tensor types azllm writes: (values per block, bytes per block) for F32, F16 and Q8_0 (an f16 scale and 32 int8)
+GGML_BLOCKS = {0: (1, 4), 1: (1, 2), 8: (32, 34)}
+_U64 = struct.Struct('<Q').unpack_from
+
+def read_gguf(gguf_path:str|Path, # a GGUF file (version 2 or 3, little-endian)
+             ) -> tuple[dict, dict]:
+    "The file's metadata (`{key: value}`, arrays as lists) and tensors (`{name: (ggml type, shape in torch order, raw bytes)}`), bytes mapped, not read."
+    with open(gguf_path, 'rb') as f: buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)   # private pages: torch may view them
+    if buf[:4] != b'GGUF': raise AzllmError(f"{gguf_path}: not a GGUF file (it does not start with GGUF)")
+    version, n_tensors, n_kv = struct.unpack_from('<IQQ', buf, 4)
+    if version not in (2, 3): raise AzllmError(f"{gguf_path}: GGUF version {version}; azllm reads versions 2 and 3")
+    pos = 24
+    def take(fmt):
+        nonlocal pos
+        v = struct.unpack_from('<' + fmt, buf, pos); pos += struct.calcsize('<' + fmt); return v
+    def string():                                                       # 400k of them in a Llama 3 file: kept lean
+        nonlocal pos
+        (n,) = _U64(buf, pos); pos += 8 + n; return buf[pos - n:pos].decode()
+    def value(t):
+        if t == 8: return string()
+        if t != 9: return take(_GGUF_SCALAR[t])[0]
+        et, n = take('IQ')
+        return [string() for _ in range(n)] if et == 8 else list(take(f'{n}{_GGUF_SCALAR[et]}'))
+    meta = {string(): value(take('I')[0]) for _ in range(n_kv)}
+    table = []
+    for _ in range(n_tensors):
+        name = string(); (nd,) = take('I'); dims = take(f'{nd}Q'); typ, offset = take('IQ')
+        if typ not in GGML_BLOCKS: raise AzllmError(f"{gguf_path}: tensor {name} has ggml type {typ}; azllm reads F32, F16 and Q8_0")
+        table.append((name, typ, tuple(reversed(dims)), offset))      # GGUF lists dimensions fastest first, torch slowest first
+    align = meta.get('general.alignment', 32)
+    start = (pos + align - 1) // align * align
+    def raw(typ, shape, offset):
+        per, nbytes = GGML_BLOCKS[typ]
+        return torch.frombuffer(buf, dtype=torch.uint8, count=math.prod(shape) // per * nbytes, offset=start + offset)
+    return meta, {name: (typ, shape, raw(typ, shape, offset)) for name, typ, shape, offset in table}
+
+# %% ../nbs/34_gguf.ipynb #b1a85643
+def gguf_tensor(typ:int, shape:tuple, raw:torch.Tensor, # one entry of `read_gguf`'s tensors
+                device='cpu', # where to put it
+               ) -> torch.Tensor:
+    "One tensor of the file in float32 on `device`: F32 and F16 values as they are, Q8_0 blocks multiplied out (scale times int8)."
+    t = raw.to(device)
+    if typ == 0: return t.view(torch.float32).reshape(shape).clone()           # a copy: the file's pages stay the file's
+    if typ == 1: return t.view(torch.float16).reshape(shape).float()
+    b = t.reshape(-1, GGML_BLOCKS[8][1])                                      # Q8_0: one row per block of 32 values
+    return (b[:, 2:].contiguous().view(torch.int8).float() * b[:, :2].contiguous().view(torch.float16).float()).reshape(shape)
+
+# %% ../nbs/34_gguf.ipynb #439fa041
+def rope_unpermute(w:torch.Tensor, # q_proj or k_proj weight as the file stores it, (heads * head_dim, hidden)
+                   n_head:int, # heads of this projection (key/value heads for k_proj)
+                  ) -> torch.Tensor:
+    "llama.cpp's interleaved query/key rows back to rotate-half order: the reverse permutation of llama.cpp's converter."
+    return w.reshape(n_head, w.shape[0] // n_head // 2, 2, *w.shape[1:]).transpose(1, 2).reshape(w.shape)
+
+# %% ../nbs/34_gguf.ipynb #47b094d2
+def gguf_config(meta:dict, # `read_gguf`'s metadata
+                tensors:dict, # and its tensors (a file without `output.weight` ties the head to the embedding)
+                **kwargs, # more LlamaConfig fields (attn_implementation)
+               ):
+    "The `LlamaConfig` a file's `llama.*` keys describe, by transformers' own table of GGUF keys (RoPE plain: see `as_llama_cpp_rope`)."
+    from transformers import LlamaConfig
+    from transformers.integrations.ggml import GGUF_CONFIG_MAPPING
+    if (arch := meta.get('general.architecture')) != 'llama': raise AzllmError(f"the file's architecture is {arch!r}; azllm reads llama")
+    keys = {hf: meta[f'llama.{k}'] for k, hf in GGUF_CONFIG_MAPPING['llama'].items() if f'llama.{k}' in meta}
+    keys.setdefault('vocab_size', len(meta.get('tokenizer.ggml.tokens', ())))
+    return LlamaConfig(**keys, tie_word_embeddings='output.weight' not in tensors, **kwargs)
+
+# %% ../nbs/34_gguf.ipynb #dc5fdf4c
+def gguf_model(meta:dict, tensors:dict, # from `read_gguf`
+               device='cpu', # where to build it
+               attn_implementation:str='sdpa', # as the model it is compared with
+              ):
+    "A transformers Llama made of the file alone: `gguf_config`, and every tensor by gguf's name map, dequantized, q and k un-permuted."
+    import gguf
+    from transformers import LlamaForCausalLM
+    cfg = gguf_config(meta, tensors, attn_implementation=attn_implementation)
+    with torch.device('meta'): m = LlamaForCausalLM(cfg)               # no random init of weights that are replaced at once
+    names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, cfg.num_hidden_layers)
+    state, where = {}, {}                                              # GGUF name: tensor; HF name: GGUF name
+    for hf, p in m.state_dict().items():
+        g = names.get_name(hf, try_suffixes=('.weight', '.bias'))
+        if g not in tensors and hf == 'lm_head.weight' and cfg.tie_word_embeddings: g = 'token_embd.weight'
+        if g not in tensors: raise AzllmError(f"the file has no tensor {g} (a Llama's {hf})")
+        if g not in state:
+            w = gguf_tensor(*tensors[g], device)
+            if hf.endswith('q_proj.weight'): w = rope_unpermute(w, cfg.num_attention_heads)
+            elif hf.endswith('k_proj.weight'): w = rope_unpermute(w, cfg.num_key_value_heads)
+            state[g] = w
+        if state[g].shape != p.shape:
+            raise AzllmError(f"tensor {g} is {tuple(state[g].shape)}, and the file's hyper-parameters make {hf} {tuple(p.shape)}")
+        where[hf] = g
+    if extra := sorted(set(tensors) - set(state) - {'rope_freqs.weight'}):          # rope_freqs: see `as_llama_cpp_rope`
+        raise AzllmError(f"the file holds tensors a Llama has no place for: {', '.join(extra[:5])}")
+    m.load_state_dict({hf: state[g] for hf, g in where.items()}, assign=True)
+    m.model.rotary_emb = type(m.model.rotary_emb)(cfg).to(device)      # a buffer, not a weight: computed again off the meta device
+    return m.eval()
+
+# %% ../nbs/34_gguf.ipynb #b13ec85d
+def as_llama_cpp_rope(gmodel, # a model from `gguf_model`
+                      rope_freqs:torch.Tensor|None, # the file's `rope_freqs.weight` (`gguf_tensor`), or None
+                     ):
+    "The GGUF model with the file's `rope_freqs` applied as llama.cpp applies them (each RoPE frequency divided by its entry)."
+    if rope_freqs is None: return gmodel
+    rot = gmodel.model.rotary_emb
+    rot.inv_freq = rot.inv_freq / rope_freqs.to(rot.inv_freq)
+    return gmodel
+
 # %% ../nbs/34_gguf.ipynb #84edd406
 # llama.cpp's split for `tokenizer.ggml.pre = llama-bpe` (src/llama-vocab.cpp, LLAMA_VOCAB_PRE_TYPE_LLAMA3): Llama 3's own
 LLAMA_BPE_SPLIT = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 
+def _tokenizer_keys(meta:dict) -> dict:
+    return {k.removeprefix('tokenizer.').removeprefix('ggml.'): v for k, v in meta.items() if k.startswith('tokenizer.')}
+
 def read_gguf_tokenizer(gguf_path:str|Path, # a GGUF file
                        ) -> dict:
     "The file's tokenizer keys without the `tokenizer.` and `ggml.` prefixes (tokens, merges, token_type, bos_token_id, ...)."
-    try: from transformers.integrations.gguf.reader import read_gguf_metadata   # transformers 5: reads only what is asked
-    except ImportError:
-        from gguf import GGUFReader
-        meta = {f.name: f.contents() for f in GGUFReader(str(gguf_path)).fields.values() if f.name.startswith('tokenizer.')}
-    else: meta, _ = read_gguf_metadata(str(gguf_path), ('tokenizer.ggml.tokens', 'tokenizer.ggml.merges'))
-    return {k.removeprefix('tokenizer.').removeprefix('ggml.'): v for k, v in meta.items() if k.startswith('tokenizer.')}
+    return _tokenizer_keys(read_gguf(gguf_path)[0])
 
 def gguf_tokenizer(meta:dict, # from `read_gguf_tokenizer`
                   ):
@@ -163,28 +274,7 @@ def gguf_tokenizer(meta:dict, # from `read_gguf_tokenizer`
         t.post_processor = processors.TemplateProcessing(single=f'{bos} $A', special_tokens=[(bos, meta['bos_token_id'])])
     return t
 
-def _gguf_tensor(gguf_path, name:str) -> torch.Tensor|None:
-    "One float tensor of a GGUF file by its GGUF name, or None."
-    # transformers' own header reader (5.x) skips the vocabulary, which gguf's GGUFReader parses into Python objects:
-    # on a 128k-token file that is about 20 s of CPU per read, and the loader already reads the file three times
-    try: from transformers.integrations.gguf.reader import GgufHeader, load_gguf_state_dict
-    except ImportError:
-        from gguf import GGUFReader
-        t = next((t for t in GGUFReader(str(gguf_path)).tensors if t.name == name), None)
-        return None if t is None else torch.from_numpy(np.array(t.data, dtype=np.float32))
-    h = GgufHeader.from_file(str(gguf_path))
-    return load_gguf_state_dict(h)[name][...].float() if name in h.ggml_types else None
-
-def as_llama_cpp_rope(gmodel, # a model from `AutoModelForCausalLM.from_pretrained(dir, gguf_file=...)`
-                      gguf_path:str|Path, # the file it was read from
-                     ):
-    "The GGUF model with the file's `rope_freqs` applied as llama.cpp applies them (each RoPE frequency divided by its entry)."
-    f = _gguf_tensor(gguf_path, 'rope_freqs.weight')
-    if f is None: return gmodel
-    rot = gmodel.model.rotary_emb
-    rot.inv_freq = rot.inv_freq / f.to(rot.inv_freq)
-    return gmodel
-
+# %% ../nbs/34_gguf.ipynb #bb6cbe3f
 # max |Δlogit| / max |logit| and greedy agreement against the model with its weights as the file stores them (`as_stored`):
 # the same numbers in float32, so what is left is summation order; a wrong tensor, layout or hyper-parameter moves logits by far more
 TOLERANCE = {q: dict(rel_logit=1e-3, top1=0.999) for q in QUANTS}
@@ -212,54 +302,83 @@ def llama_cpp_extras(llm, tok) -> dict:
                 tok.apply_chat_template(TEMPLATE_CHECK, tokenize=False, add_generation_prompt=True),
                 stops_at_eot=bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, eot)), version=llama_cpp.__version__)
 
+# %% ../nbs/34_gguf.ipynb #d8778a42
+def compare_logits(model, gmodel, # the model as the file stores it, and the one read back from the file, on one device
+                   ids:list[list[int]], # token ids of each document
+                   llm=None, # llama.cpp's model of the file (`llama_cpp_model`), or None
+                   batch_logits:int=2**27, # logits per forward pass at most (512 MB of float32): bounds a batch's memory
+                  ) -> dict:
+    "Both models' logits on the same right-padded batches of `ids`: max |Δlogit|, max |logit|, greedy agreement, and llama.cpp's, given `llm`."
+    dev = next(model.parameters()).device
+    per = max(1, batch_logits // (max(map(len, ids)) * model.config.vocab_size))
+    r = dict(tokens=0, max_abs_logit_diff=0.0, max_abs_logit=0.0, agree=0, llama_cpp_max_abs_logit_diff=0.0, llama_cpp_agree=0, llama_cpp_s=0.0)
+    with torch.no_grad():
+        for k in range(0, len(ids), per):
+            batch = ids[k:k + per]
+            lens = torch.tensor([len(i) for i in batch])
+            x = torch.nn.utils.rnn.pad_sequence([torch.tensor(i) for i in batch], batch_first=True).to(dev)
+            mask = (torch.arange(x.shape[1])[None] < lens[:, None]).long().to(dev)
+            A, B = model(x, attention_mask=mask).logits, gmodel(x, attention_mask=mask).logits
+            for j, i in enumerate(batch):
+                a, b = A[j, :len(i)], B[j, :len(i)]
+                r['max_abs_logit_diff'] = max(r['max_abs_logit_diff'], (a - b).abs().max().item())
+                r['max_abs_logit'] = max(r['max_abs_logit'], a.abs().max().item())
+                r['agree'] += (a.argmax(-1) == b.argmax(-1)).sum().item(); r['tokens'] += len(i)
+                if llm:
+                    t = time.perf_counter()
+                    llm.reset(); llm.eval(i)
+                    c = torch.from_numpy(np.asarray(llm.scores[:len(i)], dtype=np.float32)).to(dev)
+                    r['llama_cpp_max_abs_logit_diff'] = max(r['llama_cpp_max_abs_logit_diff'], (a - c).abs().max().item())
+                    r['llama_cpp_agree'] += (a.argmax(-1) == c.argmax(-1)).sum().item(); r['llama_cpp_s'] += time.perf_counter() - t
+    return r
+
+# %% ../nbs/34_gguf.ipynb #4aed0421
 def round_trip(model, tok, # the merged model, its weights as the file stores them (`write_gguf(as_stored=True)`), and its tokenizer
                gguf_path:str|Path, # the written file
                texts:list[str], # held-out documents
                quant:str='f16', # the file's tensor type
                max_tokens:int=256, # tokens scored per document
               ) -> dict:
-    "Read `gguf_path` back (tokenizer as llama.cpp reads it, weights with transformers' GGUF loader); compare ids and logits on `texts`."
-    from transformers import AutoModelForCausalLM
-    p = Path(gguf_path)
-    meta = read_gguf_tokenizer(p)
-    gtok = gguf_tokenizer(meta)
-    gmodel = as_llama_cpp_rope(AutoModelForCausalLM.from_pretrained(str(p.parent), gguf_file=p.name, dtype=torch.float32).eval(), p)
-    ids = [tok(t)['input_ids'] for t in texts]
-    ids_same = [i == gtok.encode(t).ids for i, t in zip(ids, texts)]
-    llm = llama_cpp_model(p, min(max_tokens, max(map(len, ids))))
-    cpp = dict(ids_identical=sum(i == llm.tokenize(t.encode(), add_bos=True, special=False) for i, t in zip(ids, texts)),
-               max_abs_logit_diff=0.0, agree=0) if llm else None
-    specials = {k: (v, meta.get(key)) for k, v, key in (('bos', tok.bos_token_id, 'bos_token_id'), ('eos', tok.eos_token_id, 'eos_token_id'),
-                ('eot', tok.convert_tokens_to_ids(EOT), 'eot_token_id'), ('pad', tok.pad_token_id, 'padding_token_id'))}
-    max_diff = max_logit = agree = n = 0.0
+    "Read `gguf_path` back once (`read_gguf`): compare its tensors, its tokenizer's ids and its model's logits with `model` and `tok` on `texts`."
+    clock, sec = time.perf_counter(), {}
+    def lap(k): nonlocal clock; sec[k] = time.perf_counter() - clock; clock = time.perf_counter()
+    p, texts = Path(gguf_path), list(texts)
+    meta, tensors = read_gguf(p); lap('read_file')
+    tmeta = _tokenizer_keys(meta)
+    ids = tok(texts)['input_ids']
+    ids_same = [i == e.ids for i, e in zip(ids, gguf_tokenizer(tmeta).encode_batch(texts))]; lap('tokenizer')
     dev = 'cuda' if torch.cuda.is_available() else 'cpu'    # the forward passes: on the GPU where there is one (both sides alike)
-    model, gmodel = model.float().eval().to(dev), gmodel.to(dev)
-    with torch.no_grad():
-        for i in ids:
-            x = torch.tensor([i[:max_tokens]], device=dev)
-            a, b = model(x).logits[0].cpu(), gmodel(x).logits[0].cpu()
-            max_diff, max_logit = max(max_diff, (a - b).abs().max().item()), max(max_logit, a.abs().max().item())
-            agree += (a.argmax(-1) == b.argmax(-1)).sum().item(); n += x.shape[1]
-            if llm:
-                llm.reset(); llm.eval(i[:max_tokens])
-                c = torch.from_numpy(np.asarray(llm.scores[:x.shape[1]], dtype=np.float32))
-                cpp['max_abs_logit_diff'] = max(cpp['max_abs_logit_diff'], (a - c).abs().max().item())
-                cpp['agree'] += (a.argmax(-1) == c.argmax(-1)).sum().item()
-    tol = TOLERANCE[quant]
-    out = dict(quant=quant, documents=len(texts), tokens_scored=int(n), ids_identical=sum(ids_same), max_abs_logit_diff=max_diff,
-               max_abs_logit=max_logit, rel_logit_diff=max_diff / max(max_logit, 1e-12), top1_agreement=agree / max(n, 1),
-               special_ids={k: list(v) for k, v in specials.items()}, chat_template_identical=meta.get('chat_template') == tok.chat_template,
-               tolerance=tol, reader="transformers' GGUF loader (weights) and llama.cpp's llama-bpe rules (tokenizer)")
-    out['ok'] = bool(all(ids_same) and all(x == y for x, y in specials.values()) and out['rel_logit_diff'] <= tol['rel_logit']
+    model = model.float().eval().to(dev)
+    # `_attn_implementation`: the attention the model runs (transformers keeps it there, in 4.x and 5.x alike)
+    gmodel = gguf_model(meta, tensors, dev, model.config._attn_implementation)
+    rf = tensors.get('rope_freqs.weight')
+    gmodel = as_llama_cpp_rope(gmodel, None if rf is None else gguf_tensor(*rf, dev)); lap('build_model')
+    want = model.state_dict()
+    differ = [k for k, w in gmodel.state_dict().items() if not torch.equal(w, want[k])]; lap('compare_tensors')
+    scored = [i[:max_tokens] for i in ids]
+    llm = llama_cpp_model(p, max(map(len, scored)))
+    c = compare_logits(model, gmodel, scored, llm); lap('forward')
+    specials = {k: (v, tmeta.get(key)) for k, v, key in (('bos', tok.bos_token_id, 'bos_token_id'), ('eos', tok.eos_token_id, 'eos_token_id'),
+                ('eot', tok.convert_tokens_to_ids(EOT), 'eot_token_id'), ('pad', tok.pad_token_id, 'padding_token_id'))}
+    tol, n = TOLERANCE[quant], max(c['tokens'], 1)
+    out = dict(quant=quant, documents=len(texts), tokens_scored=c['tokens'], ids_identical=sum(ids_same), tensors=len(want),
+               tensors_identical=len(want) - len(differ), tensors_differing=differ[:5], max_abs_logit_diff=c['max_abs_logit_diff'],
+               max_abs_logit=c['max_abs_logit'], rel_logit_diff=c['max_abs_logit_diff'] / max(c['max_abs_logit'], 1e-12),
+               top1_agreement=c['agree'] / n, special_ids={k: list(v) for k, v in specials.items()},
+               chat_template_identical=tmeta.get('chat_template') == tok.chat_template, tolerance=tol,
+               reader="azllm's GGUF reader into a transformers Llama (tensors, hyper-parameters) and llama.cpp's llama-bpe rules (tokenizer)")
+    out['ok'] = bool(all(ids_same) and not differ and all(x == y for x, y in specials.values()) and out['rel_logit_diff'] <= tol['rel_logit']
                      and out['top1_agreement'] >= tol['top1'] and out['chat_template_identical'])
     if llm:
         ct = LLAMA_CPP_TOLERANCE[quant]
-        cpp.update(rel_logit_diff=cpp['max_abs_logit_diff'] / max(max_logit, 1e-12), top1_agreement=cpp.pop('agree') / max(n, 1),
-                   **llama_cpp_extras(llm, tok), tolerance=ct)
+        cpp = dict(ids_identical=sum(i == llm.tokenize(t.encode(), add_bos=True, special=False) for i, t in zip(ids, texts)),
+                   max_abs_logit_diff=c['llama_cpp_max_abs_logit_diff'], rel_logit_diff=c['llama_cpp_max_abs_logit_diff'] / max(c['max_abs_logit'], 1e-12),
+                   top1_agreement=c['llama_cpp_agree'] / n, **llama_cpp_extras(llm, tok), tolerance=ct)
         cpp['ok'] = bool(cpp['ids_identical'] == len(texts) and cpp['rel_logit_diff'] <= ct['rel_logit'] and cpp['top1_agreement'] >= ct['top1']
                          and cpp['chat_template_rendered_identical'] and cpp['stops_at_eot'])
         out.update(llama_cpp=cpp, ok=out['ok'] and cpp['ok'], reader=out['reader'] + f", and llama.cpp itself (llama-cpp-python {cpp['version']})")
-        llm.close()
+        sec['llama_cpp_logits'] = c['llama_cpp_s']; llm.close()
+    out['seconds'] = sec
     return out
 
 # %% ../nbs/34_gguf.ipynb #70af4600
@@ -274,7 +393,7 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
                 verify_docs:int=16, # documents of it to check
                 overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
                ) -> Path:
-    "Merge if needed, write the GGUF file, verify it by round trip through transformers; return the .gguf path."
+    "Merge if needed, write the GGUF file, verify it by round trip (`round_trip`); return the .gguf path."
     try: import gguf  # noqa: F401
     except ImportError: raise AzllmError("GGUF export needs the gguf package: pip install 'azllm[gguf]'") from None
     from azllm.core import check_output, check_apart
@@ -292,11 +411,14 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
     if not texts: raise AzllmError(f"{verify_text}: no documents to verify the export on")
     with atomic_dir(out, 'gguf', overwrite) as tmp:
         f = write_gguf(model.float(), tok, tmp/f'model-{quant}.gguf', quant, name=Path(src).resolve().name, as_stored=True)
-        rep = round_trip(model, tok, f, texts, quant)
+        try: rep = round_trip(model, tok, f, texts, quant)
+        except AzllmError as e: raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): {e}") from None
         write_json(rep, tmp/'round_trip.json')
         if not rep['ok']:
             raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): ids identical on {rep['ids_identical']} of "
-                             f"{rep['documents']} documents, special ids {rep['special_ids']} (model, file), max logit difference "
+                             f"{rep['documents']} documents, tensors identical {rep['tensors_identical']} of {rep['tensors']}"
+                             + (f" (not: {', '.join(rep['tensors_differing'])})" if rep['tensors_differing'] else '')
+                             + f", special ids {rep['special_ids']} (model, file), max logit difference "
                              f"{rep['rel_logit_diff']:.2%} of the largest logit (allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement "
                              f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}"
                              + (f"; through llama.cpp: {_cpp_line(rep['llama_cpp'])}" if 'llama_cpp' in rep else ''))

@@ -40,6 +40,7 @@ def label_by_size(sweep:pd.DataFrame, # from `vocab_sweep` (rows named by the si
     out = out[~out.index.duplicated()]
     return out, {real[n]: t for n, t in toks.items() if real[n] in out.index}, short
 
+# %% ../nbs/50_pipeline.ipynb #106c6da6
 def stage1_report(out:Path, # run directory (exists)
                   train:list[str], valid:list[str], # documents
                   custom_sizes=(2000, 4000, 8000, 16000, 32000), extend_sizes=(1000, 2000, 4000, 8000, 16000),
@@ -131,6 +132,7 @@ def dpo_step(out:Path, # run directory
                 val_reward_accuracy=val['val_reward_accuracy'], val_reward_margin=val['val_reward_margin'],
                 preference_accuracy=acc, adapter=str(final))
 
+# %% ../nbs/50_pipeline.ipynb #369d62a3
 def dpo_section(d:dict) -> str:
     "The report's DPO section (markdown)."
     acc = d['preference_accuracy']
@@ -144,6 +146,7 @@ def dpo_section(d:dict) -> str:
         "Share of held-out pairs on which each model gives the chosen reply the higher mean log-probability per token "
         "(tiny models: the method working, not a good assistant):", md_table(df)])
 
+# %% ../nbs/50_pipeline.ipynb #a3ad0840
 def sft_vs_dpo(rep:dict, # the report after the DPO and evaluation stages
               ) -> tuple[pd.DataFrame, dict]:
     "SFT and DPO side by side: preference accuracy on the held-out pairs, bits per byte, and every evaluation task (table, report.json figures)."
@@ -156,6 +159,7 @@ def sft_vs_dpo(rep:dict, # the report after the DPO and evaluation stages
     df.index.name = 'measure'
     return df, data
 
+# %% ../nbs/50_pipeline.ipynb #533eb779
 def dpo_verdict(sft:float, # SFT's share of held-out pairs with the chosen reply preferred
                 dpo:float, # the same for the DPO model
                 n:int, # held-out pairs
@@ -166,7 +170,6 @@ def dpo_verdict(sft:float, # SFT's share of held-out pairs with the chosen reply
     what = f"left it at {sft:.3f}" if d == 0 else f"{'raised' if d > 0 else 'lowered'} it from {sft:.3f} to {dpo:.3f}"
     return (f"DPO is meant to raise the first row; here it {what}, {'within' if abs(d) <= 2 * se else 'beyond'} noise "
             f"(2 SE = {2 * se:.3f} on {n} pairs)")
-
 
 # %% ../nbs/50_pipeline.ipynb #c62f096a
 QUICK_TASKS = {'az': 100, 'az_text_bpb': 8, 'az_sft_gen': 24}   # lm-eval tasks of the quickstart -> items scored (100 of each `az` task, documents, chat answers)
@@ -247,6 +250,7 @@ PHASE2_NOTE = (
     "validation bits per byte in the table above (the same held-out text for every run), not by the last training loss. "
     "At full scale the phase 2 configs use a learning rate ten times lower than phase 1 and a longer warmup.")
 
+# %% ../nbs/50_pipeline.ipynb #1de1f607
 def what_next(run:str='runs/quickstart', # the quickstart's directory, as it was given
              ) -> str:
     "Commands to try on this quickstart's outputs, then the same pipeline at full scale on GPUs (markdown)."
@@ -275,6 +279,7 @@ def what_next(run:str='runs/quickstart', # the quickstart's directory, as it was
         "azllm chat runs/sft-llama-3.2-1b --prompt 'Balansımı necə yoxlaya bilərəm?'",
         "azllm export runs/sft-llama-3.2-1b --merge --out runs/az-assistant-1b", '```'])
 
+# %% ../nbs/50_pipeline.ipynb #b96f4c9e
 def _report_md(rep:dict) -> str:
     t, f = rep['_tables'], rep['fertility']
     ratio = f['custom']['fertility'] / f['base']['fertility']
@@ -333,6 +338,22 @@ def _above_bars(progress:bool):
     from tqdm.contrib import DummyTqdmFile
     return contextlib.redirect_stdout(DummyTqdmFile(sys.stdout)) if progress else contextlib.nullcontext()
 
+def _relocate(root:Path, old:str, new:str):
+    "Runs record the (absolute) directory they were written in; point those records at the final place."
+    pairs = [(old, new), (json.dumps(old)[1:-1], json.dumps(new)[1:-1])]     # also as JSON with \\u escapes writes it
+    for p in root.rglob('*'):
+        if p.is_file() and p.suffix in ('.json', '.yml', '.md'):
+            text = p.read_text(encoding='utf-8')
+            if any(o in text for o, _ in pairs):
+                for o, n in pairs: text = text.replace(o, n)
+                p.write_text(text, encoding='utf-8')
+    for m in root.rglob(MARKER):       # the markers listed each file's size before the rewrite: list the new sizes, or a rerun refuses its own output
+        d = read_marker(m.parent)
+        if d and isinstance(d.get('files'), dict):
+            files = {k: ((m.parent/k).lstat().st_size if (m.parent/k).is_file() else v) for k, v in d['files'].items()}
+            if files != d['files']: write_json({**d, 'files': files}, m)
+
+# %% ../nbs/50_pipeline.ipynb #b5136849
 def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically when the run finishes)
                custom_sizes=(4000, 8000, 16000, 32000), # custom tokenizer sizes to sweep
                extend_sizes=(2000, 8000, 16000), # extension sizes to sweep
@@ -392,18 +413,3 @@ def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically
         # before the swap, so the marker lists every file as it stays (the same command replaces it) and nothing is rewritten after the commit
         _relocate(tmp, str(tmp), str(final.resolve()))
     return final
-
-def _relocate(root:Path, old:str, new:str):
-    "Runs record the (absolute) directory they were written in; point those records at the final place."
-    pairs = [(old, new), (json.dumps(old)[1:-1], json.dumps(new)[1:-1])]     # also as JSON with \\u escapes writes it
-    for p in root.rglob('*'):
-        if p.is_file() and p.suffix in ('.json', '.yml', '.md'):
-            text = p.read_text(encoding='utf-8')
-            if any(o in text for o, _ in pairs):
-                for o, n in pairs: text = text.replace(o, n)
-                p.write_text(text, encoding='utf-8')
-    for m in root.rglob(MARKER):       # the markers listed each file's size before the rewrite: list the new sizes, or a rerun refuses its own output
-        d = read_marker(m.parent)
-        if d and isinstance(d.get('files'), dict):
-            files = {k: ((m.parent/k).lstat().st_size if (m.parent/k).is_file() else v) for k, v in d['files'].items()}
-            if files != d['files']: write_json({**d, 'files': files}, m)

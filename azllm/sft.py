@@ -121,6 +121,7 @@ def preview_run(config:str|Path|None=None, # an SFT run config (YAML): its train
     tok = check_chat_tokenizer(load_tokenizer(tokenizer)) if tokenizer or cfg is None else sft_tokenizer(cfg)
     return sft_preview(data or cfg.train_data, tok, n)
 
+# %% ../nbs/32_sft.ipynb #841752e8
 def sft_model(cfg:SFTRun, tok) -> tuple:
     "Load the base model, fit it to `tok`, and decide whether embeddings train: (model, resize info, train_embeddings)."
     model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation, load_in_4bit=cfg.load_in_4bit)
@@ -134,6 +135,7 @@ def sft_model(cfg:SFTRun, tok) -> tuple:
                          "so the new rows must train: set train_embeddings to auto or true")
     return model, resized, emb
 
+# %% ../nbs/32_sft.ipynb #7b2783ee
 def encode_chats(chats:list[dict], # from `read_chats`
                  tok, # a tokenizer that passed `check_chat_tokenizer`
                  seq_len:int, # longest conversation in tokens
@@ -211,6 +213,7 @@ class SFTTask:
                 if rel: write_json(dict(relative=rel), tmp/BASE_FILE)
         rt.barrier()
 
+# %% ../nbs/32_sft.ipynb #ff91b32e
 def inner_peft(model):
     "The peft model under DDP/FSDP wrappers."
     return getattr(model, 'module', model)

@@ -178,15 +178,35 @@ def markdown_table(path:str|Path) -> str:
     if not path.exists(): return ''
     res = json.loads(path.read_text())
     label = 'CPU smoke run at a tiny shape: checks the script, not a throughput figure' if res.get('tiny') else res.get('machine', '')
-    lines = [f"*{label}* — `{res['command']}`", '', '| row | real tok/s | peak GiB | batch | last loss | last reward accuracy |', '|---|---:|---:|---|---:|---:|']
+    lines = [f"*{label}* — `{res['command']}`", '', '| row | real tok/s | peak GiB | batch | steps | last loss | last reward accuracy |', '|---|---:|---:|---|---:|---:|---:|']
     for k, r in res['rows'].items():
-        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | |"); continue
+        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |"); continue
         acc = [x for x in (r.get('reward_accuracy') or []) if x is not None]
         peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
         b = r.get('batch'); b = f"{b['micro_batch']} x {b['grad_accum']}" if isinstance(b, dict) else b
-        lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {r['losses'][-1]:.4f} | {acc[-1]:.2f} |" if acc else
-                     f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {r['losses'][-1]:.4f} | — |")
+        steps = r.get('steps', res.get('steps'))
+        lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | {acc[-1]:.2f} |" if acc else
+                     f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | — |")
     return '\n'.join(lines)
+
+
+def summary_sentence(path:str|Path) -> str:
+    "The file's summary against issue 35's goals, in one sentence ('' when the file or its summary is missing, or at the tiny shape)."
+    path = Path(path)
+    if not path.exists(): return ''
+    res = json.loads(path.read_text()); s = res.get('summary', {})
+    if res.get('tiny') or 'azllm_dpo_tok_per_s' not in s: return ''
+    g = s.get('goals', {})
+    met = lambda ok: 'met' if ok else 'missed'
+    out = (f"The shipped DPO recipe: {s['azllm_dpo_tok_per_s']:,.0f} real tokens/s (goal 85,000: {met(g.get('tok_per_s_85k'))}), "
+           f"peak {s['azllm_dpo_peak_gib']:.1f} GiB (goal 30: {met(g.get('peak_30gib'))})")
+    if 'trl_best_row' in s: out += f", {s['speedup_over_trl_best']:.2f}x TRL's best row, {s['trl_best_row']} (goal 3.5x: {met(g.get('speedup_3_5x'))})"
+    if 'speedup_over_unfused' in s: out += f", {s['speedup_over_unfused']:.2f}x the unfused path"
+    if 'max_loss_diff_seed' in s:
+        out += (f"; its losses differ from the unfused path's by at most {s['max_loss_diff_vs_unfused']:.3f} and from seed 1's by "
+                f"{s['max_loss_diff_seed']:.3f} (the seeds' noise)")
+    if 'kto_speedup' in s: out += f". KTO: {s['azllm_kto_tok_per_s']:,.0f} real tokens/s, {s['kto_speedup']:.2f}x {s['trl_kto_best_row']}"
+    return out + '.'
 
 
 def main():

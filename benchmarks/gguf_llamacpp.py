@@ -1,6 +1,6 @@
 """llama.cpp as the judge of azllm's GGUF files, on a CPU: for each tokenizer the project makes (Llama 3, Llama 3 + the
 Azerbaijani extension of configs/tokenizer_extend.yml, the custom BPE of configs/tokenizer_custom.yml), a tiny random Llama
-exported as f16 and q8_0 and read back by llama.cpp itself (llama-cpp-python) next to transformers' GGUF loader.
+exported as f16 and q8_0 and read back by llama.cpp itself (llama-cpp-python) next to the export's own round trip.
 
     python benchmarks/gguf_llamacpp.py       # needs llama-cpp-python; writes benchmarks/results/gguf_llamacpp_cpu.json
 

@@ -1,5 +1,5 @@
-"""GGUF export: a tiny merged model with each tokenizer (custom, Llama 3), written as f16 and q8_0, read back with transformers'
-GGUF loader; token ids and logits on held-out Azerbaijani text match within the tolerance of each tensor type. CPU, seconds."""
+"""GGUF export: a tiny merged model with each tokenizer (custom, Llama 3), written as f16 and q8_0, read back (azllm's reader into a
+transformers Llama); tensors, token ids and logits on held-out Azerbaijani text match within the tolerance of each tensor type. CPU, seconds."""
 import json
 import pytest
 import torch
@@ -41,9 +41,7 @@ def merged(tmp_path_factory):
     return out
 
 
-# the Llama 3 tokenizer once: its 128k tokens take transformers' GGUF loader about a minute to read back on these cores,
-# and what depends on the tensor type (the logits) the custom tokenizer's two files already check
-@pytest.mark.parametrize('which, quant', [('custom', 'f16'), ('custom', 'q8_0'), ('llama3', 'q8_0')])
+@pytest.mark.parametrize('which, quant', [('custom', 'f16'), ('custom', 'q8_0'), ('llama3', 'f16'), ('llama3', 'q8_0')])
 def test_round_trip_through_transformers(which, quant, merged, tmp_path):
     f = export_gguf(merged[which], tmp_path/'out', quant, verify_docs=6)
     rep = json.loads((f.parent/'round_trip.json').read_text())
@@ -52,6 +50,7 @@ def test_round_trip_through_transformers(which, quant, merged, tmp_path):
     assert all(a == b for a, b in rep['special_ids'].values())
     assert rep['chat_template_identical']                                          # the chat template travels in the file
     assert rep['max_abs_logit_diff'] == 0                  # the weights as the file stores them: the same numbers on both sides
+    assert rep['tensors_identical'] == rep['tensors'] and not rep['tensors_differing']            # bit for bit
     meta, tensors = gguf_metadata(f)
     src = load_tokenizer(merged[which])
     assert meta['tokenizer.ggml.eot_token_id'] == src.convert_tokens_to_ids('<|eot_id|>')   # llama.cpp stops at the end of a turn
@@ -111,6 +110,18 @@ def test_a_broken_file_is_caught_and_nothing_is_kept(merged, tmp_path, monkeypat
     assert not (tmp_path/'out').exists()
 
 
+@pytest.mark.parametrize('key, wrong, says', [('add_layer_norm_rms_eps', lambda v: v * 1000, 'max logit difference'),
+                                               ('add_head_count_kv', lambda v: v * 2, 'tensor blk.0.attn_k.weight is')])
+def test_a_wrong_hyper_parameter_is_caught(key, wrong, says, merged, tmp_path, monkeypatch):
+    """The read-back model is built from the file's own keys: a norm epsilon written 1000 times too large moves the logits, and a
+    key/value head count that does not fit the tensors is named; either way the export refuses and keeps nothing."""
+    import gguf
+    real = getattr(gguf.GGUFWriter, key)
+    monkeypatch.setattr(gguf.GGUFWriter, key, lambda self, v: real(self, wrong(v)))
+    with pytest.raises(AzllmError, match='does not reproduce the model') as e: export_gguf(merged['custom'], tmp_path/'out', 'f16', verify_docs=2)
+    assert says in str(e.value) and not (tmp_path/'out').exists()
+
+
 def test_bad_inputs(merged, tmp_path, capsys):
     from azllm.cli import main
     assert main(['export', str(tmp_path/'nope'), '--gguf', '--out', str(tmp_path/'o')]) == 2
@@ -150,8 +161,9 @@ def test_llama3_rope_scaling_writes_rope_freqs(llama3_rope_model, tmp_path):
     got = torch.tensor(t.data, dtype=torch.float64)
     head_dim = cfg.hidden_size // cfg.num_attention_heads
     assert got.shape == (head_dim // 2,)
-    plain = 1.0 / cfg.rope_parameters['rope_theta'] ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
-    scaled, _ = ROPE_INIT_FUNCTIONS['llama3'](cfg)                                 # transformers' own llama3 RoPE, not ours
+    theta = getattr(cfg, 'rope_theta', None) or cfg.rope_parameters['rope_theta']      # transformers 4.x / 5.x
+    plain = 1.0 / theta ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
+    scaled, _ = ROPE_INIT_FUNCTIONS['llama3'](cfg, None)                               # transformers' own llama3 RoPE, not ours
     assert torch.allclose(got, plain / scaled.double(), rtol=1e-5)
     assert got[0] == 1 and got[-1] == LLAMA3_ROPE['factor'] and ((got > 1) & (got < 8)).any()   # kept, ramp, divided by factor
 
