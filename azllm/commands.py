@@ -38,6 +38,7 @@ QUANTS = ('f16', 'q8_0')                      # GGUF tensor types of the matrice
 
 class ExportRun(Config):
     "What `azllm export` takes besides the adapter."
+    path_keys = frozenset({'model'})   # keys that name paths
     out: str                                  # output directory (written atomically)
     merge: bool = False                       # merge the adapter weights into the base model (default: copy the adapter)
     gguf: bool = False                        # write one GGUF file for llama.cpp/Ollama (adapter merged first; ADAPTER_DIR may also be a merged model), verified by a round trip through transformers on held-out text

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib, math, os, queue, threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, ClassVar, Literal, Optional, Union
 import torch
 from pydantic import Field, ValidationError, field_validator, model_validator
 from .core import AzllmError, Config, expand_path, MAX_COUNT, PRECISIONS, STRATEGIES
@@ -21,9 +21,9 @@ from .memory import OPTIMIZER_STATES
 
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'Beta', 'RESUME_KEYS', 'TrainConfig', 'resolve_strategy', 'Plan', 'resolve_plan', 'inner_model',
-           'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss', 'train_step',
-           'step_batches', 'Prefetcher']
+__all__ = ['RENAMED', 'REMOVED', 'Beta', 'TrainConfig', 'resolve_strategy', 'Plan', 'resolve_plan', 'inner_model',
+           'full_state_dict', 'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
+           'train_step', 'step_batches', 'Prefetcher']
 
 # %% ../nbs/25_engine.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -35,6 +35,11 @@ Beta = Annotated[float, Field(ge=0, lt=1)]
 class TrainConfig(Config):
     "The keys every training stage shares (CPT and SFT extend it)."
     renamed, removed = RENAMED, REMOVED
+    path_keys = frozenset({'output_dir', 'checkpoint_dir', 'model', 'tokenizer', 'train_data', 'valid_data', 'resume'})
+    # keys whose change alters what a resumed run means (changing them needs `resume_with_changes: true`); a stage adds its own
+    resume_keys: ClassVar[tuple[str, ...]] = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr',
+                   'lr_scheduler', 'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas',
+                   'optimizer', 'grad_clip', 'precision', 'fp8_recipe', 'attn_implementation')
     output_dir: str                              # run directory: log.jsonl, summary.json, checkpoints/, final/, tb/
     write_into_existing: bool = False            # output_dir may be a directory azllm did not make: the run adds its files beside yours, never over one
     model: str = 'preset:llama-tiny'             # preset:NAME (random init), a model directory, or a hub id
@@ -109,13 +114,6 @@ class TrainConfig(Config):
             raise ValueError("set global_batch or grad_accum, not both: with global_batch, grad_accum = global_batch / (micro_batch x processes)")
         return self
 
-# keys whose change alters what a resumed run means; changing them needs `resume_with_changes: true`
-# (keys a stage does not have are skipped, so CPT's, SFT's and DPO's own keys are listed here too)
-RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr', 'lr_scheduler',
-               'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas', 'optimizer', 'grad_clip',
-               'precision', 'fp8_recipe', 'attn_implementation', 'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase',
-               'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit',
-               'loss_type', 'beta')
 
 
 # %% ../nbs/25_engine.ipynb #eb16d594
@@ -155,6 +153,11 @@ def inner_model(model):
     "The `transformers` model under DDP, FSDP and peft wrappers."
     model = getattr(model, 'module', model)
     return model.get_base_model() if hasattr(model, 'get_base_model') else model
+
+def full_state_dict(model) -> dict:
+    "The whole model's state dict on CPU, gathered from all processes (under FSDP2 every process must call this)."
+    from torch.distributed.checkpoint.state_dict import get_model_state_dict, StateDictOptions
+    return get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
 
 def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
                     cfg:TrainConfig, # liger, liger_kernels, compile, grad_checkpointing, frozen_bf16

@@ -88,7 +88,7 @@ def probe_step(eng:Engine, # from `build_engine`, before the run's first step
         ids = torch.randint(0, vocab, (micro_batch, seq_len + 1), device=dev, generator=torch.Generator(dev).manual_seed(micro_batch))
         batch = dict(input_ids=ids[:, :-1], shift_labels=ids[:, 1:].contiguous())
         loss_fn = lm_loss
-        if hasattr(task, 'probe_batch'): batch, loss_fn = task.probe_batch(batch), task.loss
+        if task is not None and task.probe_batch is not None: batch, loss_fn = task.probe_batch(batch), task.loss
         # GPU: the run's own step, twice, the peak of the second (AdamW's state exists by then, as in every step of a run);
         # CPU: one micro-batch, its saved tensors counted, plus parameters, gradients and AdamW state
         k, steps = (grad_accum, 2) if cuda else (1, 1)

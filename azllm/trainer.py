@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib, json, math, os, shutil, tempfile, time
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Protocol, runtime_checkable
 import torch
 import torch.distributed as dist
 from tqdm.auto import tqdm
@@ -20,13 +20,30 @@ from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, v
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
 from .packing import WindowOrder
-from .engine import TrainConfig, Plan, RESUME_KEYS, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher
+from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher
 from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan
 
 
 # %% auto #0
-__all__ = ['RUN_NAMES', 'RUN_DIRS', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint', 'run_inputs', 'read_log',
-           'read_losses', 'data_dir', 'run_training']
+__all__ = ['RUN_NAMES', 'RUN_DIRS', 'Task', 'TaskBase', 'Trainer', 'data_fingerprint', 'tokenizer_fingerprint', 'run_inputs',
+           'read_log', 'read_losses', 'data_dir', 'run_training']
+
+# %% ../nbs/29_trainer.ipynb #b456e767
+@runtime_checkable
+class Task(Protocol):
+    "What a stage gives the loop (CPT, SFT, DPO): its kind, model, data and final output; the four hooks may be None."
+    kind: str
+    loss: Optional[object]            # (model, batch, n_items) -> (loss, sums); None: `lm_loss`
+    prepare: Optional[object]         # (trainer) -> None, once the engine is built; None: nothing
+    validate: Optional[object]        # (trainer) -> dict of validation metrics; None: loss, perplexity, bits per byte
+    probe_batch: Optional[object]     # (batch) -> the batch a memory probe runs; None: the LM batch
+    def load(self, cfg, rt:Runtime) -> tuple: ...
+    def data(self, cfg, tok, out:Path, rt:Runtime) -> tuple: ...
+    def save_final(self, trainer, out:Path): ...
+
+class TaskBase:
+    "The hooks of `Task` that a stage does not give: none of them."
+    loss = prepare = validate = probe_batch = None
 
 # %% ../nbs/29_trainer.ipynb #e586243d
 class Trainer:
@@ -41,7 +58,7 @@ class Trainer:
         self._ck_before = None       # what a checkpoint_dir outside the run held before this attempt (None: it is not ours to clear)
 
 # %% ../nbs/29_trainer.ipynb #f327cb8b
-def _config_changes(old:dict, new:dict, keys=RESUME_KEYS) -> list[str]:
+def _config_changes(old:dict, new:dict, keys:tuple) -> list[str]:
     norm = lambda v: list(v) if isinstance(v, tuple) else v
     return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys if k in new and k in old and norm(old.get(k)) != norm(new.get(k))]
 
@@ -115,7 +132,7 @@ def _resume_point(self:Trainer) -> Optional[str]:
         self.verified = True
     else: path, self.verified = cfg.resume, False
     meta = read_sidecar(path)
-    changes = _config_changes(meta.get('config', {}), cfg.model_dump(mode='json'))
+    changes = _config_changes(meta.get('config', {}), cfg.model_dump(mode='json'), type(cfg).resume_keys)   # the stage's own keys
     if meta.get('data') not in (None, self.data_fp):                   # same names, other content: a corpus rewritten in place
         changes.append("train_data: the files' content changed since this checkpoint (size or SHA-256)")
     if meta.get('world_size', self.rt.world) != self.rt.world:     # DCP reshards, but the global batch changes
@@ -224,7 +241,7 @@ def setup(self:Trainer):
         meta = read_sidecar(self.resume_from)
         self.step, self.last = meta['step'], meta.get('last') if isinstance(meta.get('last'), dict) else None
         print0(f"resumed from {self.resume_from} at step {self.step}")
-    if hasattr(self.task, 'prepare'): self.task.prepare(self)      # a task's one-off pass over its data with the engine (DPO's reference)
+    if self.task.prepare is not None: self.task.prepare(self)      # a task's one-off pass over its data with the engine (DPO's reference)
     if rt.main:
         self.log_file = open(out/'log.jsonl', 'a')
         if cfg.tensorboard:
@@ -290,7 +307,7 @@ def _check_checkpoint_dir(self:Trainer):
 @patch
 def validate(self:Trainer) -> dict:
     "Loss, perplexity and bits per byte on the validation rows (all processes); a task with its own `validate` (DPO) decides."
-    if hasattr(self.task, 'validate'): return self.task.validate(self)
+    if self.task.validate is not None: return self.task.validate(self)
     return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows)
 
 @patch
@@ -349,7 +366,7 @@ def fit(self:Trainer) -> Path:
         # ---------------- one training step ----------------
         batches, n_items, n_tokens = self.prefetch.next(rt.device)
         eng.measure_state = 'state_bytes_per_rank' not in self.info
-        out = train_step(eng, batches, n_items, getattr(self.task, 'loss', lm_loss))
+        out = train_step(eng, batches, n_items, self.task.loss or lm_loss)
         self.step += 1
         # ---------------- logging: one host sync per step ----------------
         summed = torch.stack([out['loss'], *out['sums'].values()])     # a task's extra sums (DPO rewards) travel with the loss
