@@ -80,6 +80,22 @@ def assigned(name:str, src:dict) -> dict:
     return out
 
 
+def class_keys(name:str, src:dict) -> dict:
+    "Class-level `name = (...)` / `name: ClassVar = (...)` assignments (a config's own path or resume keys): {module.Class: [keys]}."
+    out = {}
+    for m, s in src.items():
+        for n in ast.walk(ast.parse(s)):
+            if not isinstance(n, ast.ClassDef): continue
+            for b in n.body:
+                t = b.targets if isinstance(b, ast.Assign) else [b.target] if isinstance(b, ast.AnnAssign) else []
+                if any(getattr(x, 'id', None) == name for x in t) and b.value is not None:
+                    v = b.value.args[0] if isinstance(b.value, ast.Call) and b.value.args else b.value    # frozenset({...})
+                    vals = _strings(v)
+                    if vals is None and isinstance(v, ast.BinOp): vals = _strings(v.right) or []
+                    out[f'{m}.{n.name}'] = vals or []
+    return out
+
+
 def decisions() -> dict:
     src = modules()
     rows = {}
@@ -97,6 +113,9 @@ def decisions() -> dict:
     for name in ('PATH_KEYS', 'RESUME_KEYS'):
         rows[f'stage keys in a lower {name}'] = {m: len(set(v) & STAGE_KEYS) for m, v in assigned(name, src).items()
                                                  if m in LOWER and set(v) & STAGE_KEYS}
+    for name in ('path_keys', 'resume_keys'):
+        rows[f'stage keys in a lower config\'s {name}'] = {c: len(set(v) & STAGE_KEYS) for c, v in class_keys(name, src).items()
+                                                            if c.split('.')[0] in LOWER and set(v) & STAGE_KEYS}
     rows['quiet context managers'] = {m: len(re.findall(r'@contextlib\.contextmanager\s*\n\s*def _?\w*(quiet|silen)\w*\(', s))
                                       for m, s in src.items() if re.search(r'@contextlib\.contextmanager\s*\n\s*def _?\w*(quiet|silen)\w*\(', s)}
     rows['duck-typed task'] = count(r"getattr\(self\.task|hasattr\(self\.task|hasattr\(task\b", src)
@@ -108,7 +127,10 @@ def decisions() -> dict:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--json', action='store_true')
+    ap.add_argument('--root', help='another checkout (e.g. `git archive a020e38 azllm | tar -x -C /tmp/old`) to count in')
     a = ap.parse_args(argv)
+    global PKG
+    if a.root: PKG = Path(a.root)/'azllm'
     rows = decisions()
     if a.json: print(json.dumps(rows, indent=1)); return
     for k, v in rows.items():
