@@ -63,7 +63,7 @@ def cmd_fertility(a):
 def cmd_quickstart(a):
     from azllm.pipeline import quickstart, SMALL
     cfg = config_from_args(a)
-    out = quickstart(cfg.out, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
+    out = quickstart(cfg.output_dir, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
     print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
 # %% ../nbs/80_cli.ipynb #5b8c4cfd
@@ -91,17 +91,17 @@ def cmd_export(a):
         if a.gguf:
             if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
             from azllm.gguf_export import export_gguf
-            f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
+            f = export_gguf(a.adapter, a.output_dir, a.quant, overwrite=a.overwrite)
             rep = loads_json((f.parent/'round_trip.json').read_text(), 'round_trip.json')
             print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); read back by {rep['reader']}: on "
                   f"{rep['documents']} held-out documents ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
                   f"(allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement {rep['top1_agreement']:.1%}")
         elif a.merge:
-            out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
+            out = merge_adapter(a.model, a.adapter, a.output_dir, overwrite=a.overwrite)
             print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
         else:
             if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
-            out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
+            out = export_adapter(a.adapter, a.output_dir, overwrite=a.overwrite)
             print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
 
 # %% ../nbs/80_cli.ipynb #9d732e01
@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from azllm.commands import QuickstartRun, ExportRun
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
-    config_flag(p, QuickstartRun, 'out', metavar='DIR')
+    config_flag(p, QuickstartRun, 'output_dir', '--out', metavar='DIR')
     config_flag(p, QuickstartRun, 'small')
     config_flag(p, QuickstartRun, 'stages', metavar='STAGE')
     config_flag(p, QuickstartRun, 'overwrite')
@@ -298,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('adapter', metavar='ADAPTER_DIR', help='an SFT output directory (or any peft LoRA adapter)')
     for k in ('merge', 'gguf', 'quant'): config_flag(p, ExportRun, k)
     config_flag(p, ExportRun, 'model', metavar='BASE')
-    config_flag(p, ExportRun, 'out', metavar='DIR')
+    config_flag(p, ExportRun, 'output_dir', '--out', metavar='DIR')
     config_flag(p, ExportRun, 'overwrite')
     p.set_defaults(func=cmd_export)
 
