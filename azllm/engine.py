@@ -83,6 +83,9 @@ class TrainConfig(Config):
     seed: int = Field(0, ge=0, lt=2**32)         # model init (presets), data order, dropout (NumPy takes 0 .. 2**32 - 1)
     tensorboard: bool = True                     # write TensorBoard logs to output_dir/tb
 
+    def fused_lora(self) -> bool: return False                 # a stage with fused LoRA kernels (SFT's lora_kernels) says whether it uses them
+    def base_in_4bit(self) -> 'bool | None': return None        # a stage that can load its frozen base in 4 bits (SFT's load_in_4bit) says whether it does
+
     @field_validator('micro_batch', mode='wrap')
     @classmethod
     def _micro_batch(cls, v, handler):
@@ -176,7 +179,7 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
     info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8) + len(fp8_trained), fp8_frozen=len(fp8),
                 frozen_bf16=frozen_to_bf16(model) if cast else 0)
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
-    if getattr(cfg, 'lora_kernels', False):       # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
+    if cfg.fused_lora():                         # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
         info['lora_kernels'] = apply_lora_kernels(model)
         if info['lora_kernels']['mlp']: info['liger'] = [k for k in info['liger'] if k != 'swiglu']
     if cfg.grad_checkpointing:

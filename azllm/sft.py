@@ -76,6 +76,8 @@ def lora_config(model, # the model to adapt (for tied embeddings and module name
 class SFTRun(TrainConfig):
     "Config of the LoRA SFT stage: the shared training keys with SFT's defaults, plus LoRA."
     resume_keys = TrainConfig.resume_keys + ('lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'load_in_4bit')
+    def fused_lora(self) -> bool: return self.lora_kernels
+    def base_in_4bit(self) -> 'bool | None': return self.load_in_4bit
     stage: Literal['sft'] = 'sft'
     model: str                                          # base model: a directory (e.g. the CPT output), a hub id, or preset:NAME
     lora_r: int = Field(16, gt=0, le=65536)             # LoRA rank (at most the smallest adapted layer's width)

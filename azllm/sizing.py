@@ -142,13 +142,13 @@ def model_load_gib(spec:str, # `model` of a config: preset:NAME or a local model
 
 def check_model_loads(cfg:TrainConfig, rt:Runtime):
     "Refuse, before loading it, a model whose fp32 weights alone cannot fit the RAM each process of this machine gets."
-    if getattr(cfg, 'load_in_4bit', False) or (need := model_load_gib(cfg.model)) is None: return
+    if cfg.base_in_4bit() or (need := model_load_gib(cfg.model)) is None: return
     procs = processes_here(rt)
     have = ram_gib() / procs
     if need > FIT_MARGIN * have:
         raise AzllmError(f"model {cfg.model}: its fp32 weights alone need {need:,.1f} GiB to load, but this machine's RAM gives each of its "
                          f"{procs} process(es) {have:,.1f} GiB; use a machine with more memory or fewer processes on it"
-                         f"{' (or SFT with load_in_4bit: true)' if hasattr(cfg, 'load_in_4bit') else ''} (memory_check: false tries anyway)")
+                         f"{' (or SFT with load_in_4bit: true)' if cfg.base_in_4bit() is False else ''} (memory_check: false tries anyway)")
 
 def check_step_fits(model, cfg:TrainConfig, micro_batch:int, plan:Plan):
     "Refuse, with the number and the fix, a step whose memory floor cannot fit this device (`plan.memory_gib`, from `size_plan`)."
