@@ -203,6 +203,7 @@ def prepare_chats(chats:list[dict], # from `read_chats`
 # %% ../nbs/12_chats.ipynb #ebe0bbd5
 class ChatPreview(Config):
     "What `azllm sft preview` takes besides a run config: the data and tokenizer to show, and how many examples."
+    path_keys = frozenset({'tokenizer'})   # keys that name paths
     data: Optional[str] = None                         # messages JSONL (overrides the config's train_data)
     tokenizer: Optional[str] = None                    # tokenizer (overrides the config's; unset or `llama3`: Llama 3)
     n: int = Field(3, ge=1, le=10_000)                 # number of examples

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 from .core import AzllmError, write_json, require_fs, pid_alive, loads_json, MAX_COUNT
-from .runtime import Runtime
+from .runtime import Runtime, quiet
 
 # %% auto #0
 __all__ = ['SIDECAR', 'CRASH_POINTS', 'MAX_STEP', 'MAX_WORLD', 'LOCK', 'is_url', 'list_checkpoints', 'clean_uncommitted',
@@ -168,16 +168,10 @@ def crash_point(name:str):
     "Test hook: SIGKILL this process at save point `name` if `AZLLM_CRASH_AT` names it."
     if os.environ.get('AZLLM_CRASH_AT') == name: os.kill(os.getpid(), signal.SIGKILL)
 
-@contextlib.contextmanager
 def _dcp_quiet():
-    "DCP warns when it runs without a process group; with one process that is intended."
-    import logging, warnings
-    lg = logging.getLogger(); old = lg.level; lg.setLevel(logging.CRITICAL)   # dcp logs tracebacks on the root logger before raising
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings('ignore', message='torch.distributed is disabled')
-            yield
-    finally: lg.setLevel(old)
+    "DCP warns when it runs without a process group (with one process that is intended), and logs tracebacks on the root logger before raising."
+    import logging
+    return quiet('torch.distributed is disabled', bars=False, loggers={'': logging.CRITICAL})
 
 def _write_json(fs, path:str, obj):
     with fs.open(path, 'w') as f: json.dump(obj, f, indent=1)

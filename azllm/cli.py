@@ -10,15 +10,16 @@ import argparse, errno, itertools, json, math, os, re, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0, loads_json
 from .core import int_in, config_flag, config_from_args
-from .memory import GIB, RENAMED, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
+from .memory import GIB, RENAMED_VALUES, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
 
 # %% auto #0
 __all__ = ['cmd_tokenizer', 'check_plot_path', 'cmd_fertility', 'cmd_quickstart', 'cmd_sft_preview', 'cmd_export', 'cmd_chat',
-           'preflight', 'cmd_data', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'build_parser', 'Renamed',
-           'renamed_value', 'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error', 'main']
+           'preflight', 'cmd_data', 'cmd_eval', 'cmd_train', 'ArgumentParser', 'add_config_args', 'build_parser',
+           'Renamed', 'renamed_value', 'cmd_memory_estimate', 'add_memory_parser', 'cmd_memory_max_batch', 'disk_error',
+           'main']
 
-# %% ../nbs/80_cli.ipynb #f70bc780
+# %% ../nbs/80_cli.ipynb #bd3bfb5c
 def cmd_tokenizer(a):
     "`azllm tokenizer train|extend`: the tokenizer stage's config from the flags (`config_from_args`), run as `azllm train` would."
     from azllm.tokenizer import run_tokenizer        # checks the output path before it imports transformers: a wrong --out fails at once
@@ -26,6 +27,7 @@ def cmd_tokenizer(a):
     from transformers import AutoTokenizer
     print(f"wrote {out} (vocab size {len(AutoTokenizer.from_pretrained(out)):,})")
 
+# %% ../nbs/80_cli.ipynb #df4e0b96
 def check_plot_path(path:str):
     "A figure goes to a new file, or over an earlier azllm figure; never over a user's file, never into a missing folder."
     from azllm.fertility import PLOT_TAG
@@ -36,6 +38,7 @@ def check_plot_path(path:str):
     if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 50_000_000 or PLOT_TAG.encode() not in p.read_bytes())):
         raise AzllmError(f"--plot {path}: the file exists and was not written by azllm; give a new file name, or move it away")
 
+# %% ../nbs/80_cli.ipynb #ec347be3
 def cmd_fertility(a):
     from azllm.tokenizer import load_tokenizer
     from azllm.fertility import compare_tokenizers, plot_comparison
@@ -56,19 +59,21 @@ def cmd_fertility(a):
         import pandas as pd
         with pd.option_context('display.width', 200, 'display.max_columns', 20): print(df.round(3).to_string())
 
+# %% ../nbs/80_cli.ipynb #953b71ce
 def cmd_quickstart(a):
     from azllm.pipeline import quickstart, SMALL
     cfg = config_from_args(a)
-    out = quickstart(cfg.out, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
+    out = quickstart(cfg.output_dir, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
     print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
-# %% ../nbs/80_cli.ipynb #3b16ce28
+# %% ../nbs/80_cli.ipynb #5b8c4cfd
 def cmd_sft_preview(a):
     from azllm.sft import preview_run
     from azllm.chats import render_preview
     p = preview_run(a.config, data=a.data, tokenizer=a.tokenizer, n=a.n, overrides=a.overrides)
     print(json.dumps(p, ensure_ascii=False) if a.json else render_preview(p, color=sys.stdout.isatty()))
 
+# %% ../nbs/80_cli.ipynb #a9004f59
 def _no_loading_bars():
     "Weight-loading bars of `transformers` (one per model load) say nothing to a user of chat, export or eval: hidden while the command runs, then put back (`main` also runs inside notebooks)."
     from azllm.runtime import quiet
@@ -86,19 +91,20 @@ def cmd_export(a):
         if a.gguf:
             if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
             from azllm.gguf_export import export_gguf
-            f = export_gguf(a.adapter, a.out, a.quant, overwrite=a.overwrite)
+            f = export_gguf(a.adapter, a.output_dir, a.quant, overwrite=a.overwrite)
             rep = loads_json((f.parent/'round_trip.json').read_text(), 'round_trip.json')
             print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); read back by {rep['reader']}: on "
                   f"{rep['documents']} held-out documents ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
                   f"(allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement {rep['top1_agreement']:.1%}")
         elif a.merge:
-            out = merge_adapter(a.model, a.adapter, a.out, overwrite=a.overwrite)
+            out = merge_adapter(a.model, a.adapter, a.output_dir, overwrite=a.overwrite)
             print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")
         else:
             if a.model: raise AzllmError("--model names the base to merge into; without --merge the adapter is copied as it is")
-            out = export_adapter(a.adapter, a.out, overwrite=a.overwrite)
+            out = export_adapter(a.adapter, a.output_dir, overwrite=a.overwrite)
             print(f"wrote {out} (the adapter and its tokenizer; loads with peft's PeftModel.from_pretrained(base_model, {str(out)!r}))")
 
+# %% ../nbs/80_cli.ipynb #9d732e01
 def cmd_chat(a):
     from azllm.core import resolve_source
     resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
@@ -112,14 +118,7 @@ def cmd_chat(a):
         chat(a.model, adapter=a.adapter, prompt=a.prompt, system=a.system, max_new_tokens=a.max_new_tokens, stream=True,
              temperature=a.temperature, top_p=a.top_p)
 
-# %% ../nbs/80_cli.ipynb #d892f335
-def _available_ram() -> int|None:
-    "Bytes of memory available to a new process (Linux MemAvailable), or None where it cannot be read."
-    try:
-        for line in open('/proc/meminfo'):
-            if line.startswith('MemAvailable:'): return int(line.split()[1]) * 1024
-    except OSError: return None
-
+# %% ../nbs/80_cli.ipynb #60772467
 def _made(v:str, made:set) -> bool:
     "Whether path `v` is, or lies inside, what an earlier config of the command writes."
     return v in made or any('://' not in m and Path(v).is_relative_to(m) for m in made)
@@ -161,15 +160,11 @@ def preflight(cfg, # a validated config of any stage
             raise AzllmError(f"data {d}: no such file or directory" + ('' if looks_local(d) else
                              ", and the Hugging Face Hub cannot be reached to load it as a datasets name") +
                              "; give your corpus (e.g. train_data=[my_corpus.txt])")
-    if gpus or (shape := model_shape(cfg.model)) is None or (ram := _available_ram()) is None: return
-    mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
-    est = estimate_memory(precision='fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape)
-    need = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes'])
-    if need > ram:
-        raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
-                         f"to train on a CPU, and this machine has {ram / 2**30:,.0f} GiB available (no CUDA GPU is visible): "
-                         "run it on a GPU machine, or try the pipeline on a CPU with configs/cpt_tiny_*.yml")
+    if gpus: return
+    from azllm.sizing import cpu_run_fits               # (torch: only for a run about to start on this CPU)
+    cpu_run_fits(cfg)                                   # a model too big for this machine's RAM: one line, before it loads
 
+# %% ../nbs/80_cli.ipynb #53b5d93d
 def cmd_data(a):
     "`azllm data prepare CONFIG.yml`: tokenize a CPT config's train and valid data into the token cache, so that training starts at once."
     from azllm.stages import read_runs
@@ -183,6 +178,7 @@ def cmd_data(a):
             entry, m = prepare_data(cfg, tok, split, progress=True)
             print(f"{split}: {m['documents']:,} documents, {m['tokens']:,} tokens ({m['dtype']}) in {entry}")
 
+# %% ../nbs/80_cli.ipynb #5c1be692
 def cmd_eval(a):
     "`azllm eval CONFIG.yml`: the same as `azllm train` on a config with `stage: eval`."
     d = apply_overrides(read_yaml(a.config), a.overrides)   # a missing config, model or text fails before torch loads
@@ -201,6 +197,7 @@ def cmd_eval(a):
     with _no_loading_bars(): out = run_eval(load_config(Path(a.config), EvalRun, a.overrides))
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
+# %% ../nbs/80_cli.ipynb #fe08fdde
 def _wants_launch(a) -> bool:
     "Did the user ask for a launcher (several processes or nodes, or a named launcher)?"
     return bool((a.nproc or a.gpus or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
@@ -234,6 +231,14 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"azllm: error: {self.prog}: {message} (see `{self.prog} --help`)\n")
 
+def add_config_args(p:argparse.ArgumentParser, # a command's parser
+                    what:str, # what the config is, for --help (e.g. 'a CPT run config')
+                    optional:bool=False, # the config may be left out (the command has flags of its own instead)
+                   ):
+    "The CONFIG.yml and key=value arguments of a command that reads one run config and its overrides (data, eval, memory, sft preview)."
+    p.add_argument('config', nargs='?' if optional else None, metavar='CONFIG.yml', help=what)
+    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+
 # %% ../nbs/80_cli.ipynb #0bb96865
 def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
                      *own:str, # the keys only this action has: vocab_size, or base and add
@@ -260,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from azllm.commands import QuickstartRun, ExportRun
     p = sub.add_parser('quickstart', help='run the pipeline on the bundled data_samples/ and write a report')
-    config_flag(p, QuickstartRun, 'out', metavar='DIR')
+    config_flag(p, QuickstartRun, 'output_dir', '--out', metavar='DIR')
     config_flag(p, QuickstartRun, 'small')
     config_flag(p, QuickstartRun, 'stages', metavar='STAGE')
     config_flag(p, QuickstartRun, 'overwrite')
@@ -283,8 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sft = sub.add_parser('sft', help='SFT data tools').add_subparsers(dest='action', metavar='ACTION', required=True)
     p = sft.add_parser('preview', help='show the first examples token by token and which tokens carry loss')
-    p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='an SFT run config (its train_data and tokenizer)')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'an SFT run config (its train_data and tokenizer)', optional=True)
     from azllm.chats import ChatPreview
     for k, m in (('data', 'FILE.jsonl'), ('tokenizer', 'DIR'), ('n', 'K')): config_flag(p, ChatPreview, k, metavar=m)
     p.add_argument('--json', action='store_true', help='print {"examples": [{"tokens": [...], "trained": [...]}, ...]}')
@@ -294,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('adapter', metavar='ADAPTER_DIR', help='an SFT output directory (or any peft LoRA adapter)')
     for k in ('merge', 'gguf', 'quant'): config_flag(p, ExportRun, k)
     config_flag(p, ExportRun, 'model', metavar='BASE')
-    config_flag(p, ExportRun, 'out', metavar='DIR')
+    config_flag(p, ExportRun, 'output_dir', '--out', metavar='DIR')
     config_flag(p, ExportRun, 'overwrite')
     p.set_defaults(func=cmd_export)
 
@@ -311,13 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = d.add_parser('prepare', help="tokenize a CPT config's corpus into the token cache (on a CPU machine, before GPU time is spent)",
                      description="Tokenize a CPT config's train_data and valid_data into the token cache (token_cache, $AZLLM_TOKEN_CACHE, "
                      "or ~/.cache/azllm/tokens); `azllm train` on the same data and tokenizer then starts at once.")
-    p.add_argument('config', metavar='CONFIG.yml', help='a CPT run config')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'a CPT run config')
     p.set_defaults(func=cmd_data)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')
-    p.add_argument('config', metavar='CONFIG.yml', help='an eval config (stage: eval); see configs/eval_tiny.yml')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'an eval config (stage: eval); see configs/eval_tiny.yml')
     p.set_defaults(func=cmd_eval)
 
     from azllm.stages import STAGE_NAMES
@@ -356,8 +358,8 @@ class Renamed(argparse.Action):
         parser.error(f"{option_string} is called {self.new} now, as in run configs")
 
 def renamed_value(text:str) -> str:
-    "An argparse `type` for choices whose earlier names (`RENAMED` of azllm.memory) get one line naming the new one."
-    if text in RENAMED: raise argparse.ArgumentTypeError(f"{text!r} is called {RENAMED[text]!r} now, as in run configs")
+    "An argparse `type` for choices whose earlier names (`RENAMED_VALUES` of azllm.memory) get one line naming the new one."
+    if text in RENAMED_VALUES: raise argparse.ArgumentTypeError(f"{text!r} is called {RENAMED_VALUES[text]!r} now, as in run configs")
     return text
 
 def cmd_memory_estimate(a):
@@ -387,13 +389,13 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
                                     '--params, the shape (--layers --hidden --vocab) or --preset, with --micro-batch and --seq-len for activations.',
                         epilog='examples: azllm memory estimate configs/cpt_llama-3.2-1b_8gpu_phase2.yml micro_batch=4 --gpus 8 | '
                                'azllm memory estimate --preset llama-3.2-1b --gpus 8 --strategy fsdp2 --micro-batch 4 --seq-len 2048')
-    p.add_argument('config', nargs='?', metavar='CONFIG.yml', help='a CPT run config (the keys a run reads)')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'a CPT run config (the keys a run reads)', optional=True)
     E = MemoryEstimate
     config_flag(p, E, 'params', type=_count, metavar='N')
     config_flag(p, E, 'preset', metavar='NAME')
     config_flag(p, E, 'gpus', metavar='G')
     for k in ('strategy', 'precision', 'optimizer'): config_flag(p, E, k, type=renamed_value)
+    config_flag(p, E, 'weights')
     g = p.add_argument_group('activations (need the shape)')
     for k, v in (('micro_batch', 'B'), ('seq_len', 'S'), *zip(SHAPE_KEYS, 'LHVINK')): config_flag(p, E, k, into=g, metavar=v)
     for k in ('untied', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'attn_implementation'): config_flag(p, E, k, into=g)
@@ -404,16 +406,15 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
                         description='Run real training steps of the run config (its model, precision, Liger, compile and '
                                     'checkpointing settings) at growing micro-batches and report the largest that fits.',
                         epilog='example: azllm memory max-batch configs/cpt_llama-3.2-1b_1gpu.yml grad_checkpointing=true')
-    p.add_argument('config', metavar='CONFIG.yml', help='a CPT run config')
-    p.add_argument('overrides', nargs='*', metavar='key=value', help='override config keys')
+    add_config_args(p, 'a CPT run config')
     config_flag(p, MaxBatch, 'limit', metavar='B')
     p.add_argument('--json', action='store_true', help='print one JSON object')
     p.set_defaults(func=cmd_memory_max_batch)
     return m
 
 def cmd_memory_max_batch(a):
-    "Handler of `azllm memory max-batch`: the measurement is `azllm.trainer.max_micro_batch`, for CPT and SFT configs."
-    from azllm.trainer import max_micro_batch
+    "Handler of `azllm memory max-batch`: the measurement is `azllm.sizing.max_micro_batch`, for CPT and SFT configs."
+    from azllm.sizing import max_micro_batch
     run = read_runs([a.config, *a.overrides])[0]          # the stage from the file, through the one registry
     if run.stage == 'sft': from azllm.sft import SFTTask as Task
     elif run.stage == 'cpt': from azllm.cpt import CPTTask as Task
@@ -421,7 +422,6 @@ def cmd_memory_max_batch(a):
     res = max_micro_batch(run.config, Task(False), limit=config_from_args(a).limit)
     print(json.dumps(res) if a.json else f"largest micro-batch: {res['max_micro_batch']} x {res['seq_len']} tokens "
           f"(peak {res['peak_gib']:.1f} GiB of {res['gpu_gib']:.0f} GiB, {res['gpu']})")
-
 
 # %% ../nbs/80_cli.ipynb #5247f615
 _DISK_ERRORS = {errno.ENOSPC: 'free some space or write elsewhere', errno.EDQUOT: 'free some space or write elsewhere',

@@ -19,7 +19,7 @@ STAGE_NEEDS = dict(sft='cpt', dpo='sft', eval='cpt')  # a stage that starts from
 
 class QuickstartRun(Config):
     "What `azllm quickstart` takes."
-    out: str = 'runs/quickstart'              # run directory (replaced atomically when the run finishes)
+    output_dir: str = 'runs/quickstart'       # run directory (replaced atomically when the run finishes)
     small: bool = False                       # fewer tokenizer sizes and a few steps per stage: every stage in a few minutes
     stages: list[Literal[STAGES]] = list(STAGES)  # stages to run, from: tokenizer cpt sft dpo eval (the tokenizer stage always runs)
     overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
@@ -38,7 +38,8 @@ QUANTS = ('f16', 'q8_0')                      # GGUF tensor types of the matrice
 
 class ExportRun(Config):
     "What `azllm export` takes besides the adapter."
-    out: str                                  # output directory (written atomically)
+    path_keys = frozenset({'model'})   # keys that name paths
+    output_dir: str                           # output directory (written atomically)
     merge: bool = False                       # merge the adapter weights into the base model (default: copy the adapter)
     gguf: bool = False                        # write one GGUF file for llama.cpp/Ollama (adapter merged first; ADAPTER_DIR may also be a merged model), verified by a round trip through transformers on held-out text
     quant: Literal[QUANTS] = QUANTS[0]        # with --gguf: tensor type of the matrices

@@ -14,9 +14,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 # %% auto #0
-__all__ = ['PATH_KEYS', 'MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'MARKER',
-           'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path', 'Config',
-           'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
+__all__ = ['MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'PRECISIONS', 'STRATEGIES',
+           'MARKER', 'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path',
+           'Config', 'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
            'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line', 'write_json',
            'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
            'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output',
@@ -73,9 +73,6 @@ def field_comments(src:str, # the source of a class
     return out
 
 # %% ../nbs/00_core.ipynb #4b6625f2
-PATH_KEYS = {'output_dir', 'checkpoint_dir', 'model', 'tokenizer', 'base_tokenizer', 'train_data', 'valid_data', 'corpus',
-             'resume', 'path', 'base'}
-
 def expand_path(v, # a path, a list of paths, or any other value (returned as it is)
                 key:str='path', # its key, for the message
                ):
@@ -91,6 +88,7 @@ class Config(BaseModel):
     model_config = ConfigDict(extra='forbid', validate_assignment=True, allow_inf_nan=False)   # no key means anything at inf or nan
     renamed: ClassVar[dict[str, str]] = {}   # old key -> the key that took its place (a stage lists its own)
     removed: ClassVar[dict[str, str]] = {}   # old key -> why it went and what to do instead
+    path_keys: ClassVar[frozenset[str]] = frozenset()   # its keys that name paths: `~` expanded once, here (a stage lists its own)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kw):
@@ -106,7 +104,7 @@ class Config(BaseModel):
             if old in d: raise ValueError(f"`{old}` was renamed to `{new}`")
         for old, why in cls.removed.items():
             if old in d: raise ValueError(f"`{old}` was removed: {why}")
-        return {k: expand_path(v, k) if k in PATH_KEYS else v for k, v in d.items()}
+        return {k: expand_path(v, k) if k in cls.path_keys else v for k, v in d.items()}
 
     @field_validator('*', mode='before')
     @classmethod
@@ -351,6 +349,10 @@ def int_in(lo:int, # smallest allowed value
 MIN_VOCAB, MAX_VOCAB = 256 + 256 + 1, 2**24
 
 MAX_COUNT = 1 << 20     # a micro-batch or accumulation count beyond this is a typo (1e12), not a run: refused before any work
+
+# the words of `precision` and `strategy`, one vocabulary wherever a user types them: run configs, flags, the memory estimate
+PRECISIONS = ('auto', 'bf16', 'fp32', 'fp8')
+STRATEGIES = ('auto', 'none', 'ddp', 'fsdp2')
 
 def print0(*args, **kwargs):
     "Print only on the main process (rank 0) of a distributed run."

@@ -17,15 +17,18 @@ from .data import expand_sources, is_url
 from .packing import PackedTokens
 from .tokens import prepare_tokens, token_cache_dir
 from .runtime import Runtime
-from .trainer import TrainConfig, Trainer, run_training, inner_model, data_fingerprint, tokenizer_fingerprint, data_dir as node_data_dir
+from .engine import TrainConfig, inner_model, full_state_dict
+from .trainer import Trainer, TaskBase, run_training, data_fingerprint, tokenizer_fingerprint, data_dir as node_data_dir
 
 # %% auto #0
-__all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'full_state_dict', 'save_final', 'data_workers',
-           'prepare_data', 'CPTTask', 'train']
+__all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'save_final', 'data_workers', 'prepare_data', 'CPTTask',
+           'train']
 
 # %% ../nbs/31_cpt.ipynb #fb1c4bc6
 class CPTRun(TrainConfig):
     "Config of a continued pre-training run (one phase): the shared training keys plus these."
+    path_keys = TrainConfig.path_keys | {'base_tokenizer'}
+    resume_keys = TrainConfig.resume_keys + ('base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase')
     stage: Literal['cpt'] = 'cpt'
     base_tokenizer: Optional[str] = None         # tokenizer the model was trained with (default: the model dir's; Llama 3 for presets)
     vocab_transfer: bool = True                  # if the tokenizers differ, resize and initialise new rows from pieces; false = error
@@ -76,11 +79,6 @@ def freeze_backbone(model) -> dict:
     return dict(trainable=n(p for p in model.parameters() if p.requires_grad), frozen=n(p for p in model.parameters() if not p.requires_grad))
 
 # %% ../nbs/31_cpt.ipynb #7daa25ee
-def full_state_dict(model) -> dict:
-    "The whole model's state dict on CPU, gathered from all processes (under FSDP2 every process must call this)."
-    from torch.distributed.checkpoint.state_dict import get_model_state_dict, StateDictOptions
-    return get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
-
 def save_final(model, tok, out:str|Path, rt:Runtime) -> Path:
     "Save the trained model (gathered from all processes) and its tokenizer as a Hugging Face directory."
     sd = full_state_dict(model)
@@ -126,7 +124,7 @@ def prepare_data(cfg:CPTRun, # the run config
                           cfg.data_timeout_min * 60 if cfg.data_timeout_min else None)
 
 # %% ../nbs/31_cpt.ipynb #1f2d7c4a
-class CPTTask:
+class CPTTask(TaskBase):
     "Continued pre-training on the shared engine."
     kind = 'cpt'
     def __init__(self, progress:bool=True): self.progress = progress

@@ -17,7 +17,8 @@ from fastcore.basics import patch_to
 from .core import AzllmError, atomic_dir, write_json, print0, resolve_source, loads_json
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
-from .trainer import Trainer, run_training, data_dir, inner_model
+from .engine import inner_model
+from .trainer import Trainer, run_training, data_dir
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
@@ -304,6 +305,7 @@ def dpo_loss(model, # the wrapped peft model (DDP, FSDP2 or bare)
 # %% ../nbs/33_dpo.ipynb #f30604f7
 class DPORun(SFTRun):
     "Config of the DPO stage: the SFT keys (LoRA, truncation, engine keys) plus the preference loss."
+    resume_keys = SFTRun.resume_keys + ('loss_type', 'beta')
     stage: Literal['dpo'] = 'dpo'
     model: str                                           # SFT output dir (adapter merged first; it is the reference), merged model, or base
     loss_type: Literal['sigmoid', 'ipo', 'kto'] = 'sigmoid'   # sigmoid: DPO (Rafailov et al. 2023); ipo: IPO (Azar et al. 2023), TRL's length-normalised form; kto: KTO (Ethayarajh et al. 2024) on unpaired data

@@ -50,6 +50,7 @@ AZ_PROMPTS = [
 
 class ModelSpec(Config):
     "One model to evaluate."
+    path_keys = frozenset({'tokenizer', 'path'})   # keys that name paths
     name: str = Field(min_length=1)              # its label in the report (unique)
     path: str                                    # model dir (CPT final/, merged SFT), hub id, preset:NAME, or an SFT output dir
     adapter: Optional[str] = None                # LoRA adapter directory (an SFT output) to put on `path`
@@ -58,6 +59,7 @@ class ModelSpec(Config):
 
 class EvalRun(Config):
     "Config of the evaluation stage."
+    path_keys = frozenset({'output_dir', 'valid_data'})   # keys that name paths
     renamed = {'batch_size': 'harness_batch'}     # `batch_size` is a training key's old name; lm-eval's batch has its own
     stage: Literal['eval'] = 'eval'
     output_dir: str                              # report.md, report.json, PNG plots, azllm_config.yml (replaced atomically)

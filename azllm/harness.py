@@ -16,6 +16,7 @@ import torch
 import azllm
 from .core import AzllmError, write_json, hub_offline, read_yaml_text
 from .generate import decode_threads
+from .runtime import quiet
 
 # %% auto #0
 __all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'TASK_YAML', 'CODE_KEYS', 'POWER', 'BASELINE', 'read_task', 'read_task_yaml',
@@ -242,15 +243,12 @@ def local_files_only(offline:bool=True, # False: leave the libraries as they are
 
 # %% ../nbs/39_harness.ipynb #b216b3d1
 @contextlib.contextmanager
-def _quiet(on:bool=True):
-    "Silence lm-eval's logging and progress bars, and give back the global RNG states it reseeds."
+def _lm_eval_block(on:bool=True):
+    "lm-eval's logging and output silenced (`runtime.quiet`), and the global RNG states it reseeds given back."
     state = random.getstate(), np.random.get_state(), torch.get_rng_state()
-    log = logging.getLogger('lm_eval'); level = log.level
-    if on: log.setLevel(logging.ERROR)
     try:
-        with (contextlib.redirect_stderr(io.StringIO()) if on else contextlib.nullcontext()): yield
-    finally:
-        log.setLevel(level); random.setstate(state[0]); np.random.set_state(state[1]); torch.set_rng_state(state[2])
+        with (quiet(bars=False, loggers={'lm_eval': logging.ERROR}, stderr=True) if on else contextlib.nullcontext()): yield
+    finally: random.setstate(state[0]); np.random.set_state(state[1]); torch.set_rng_state(state[2])
 
 # %% ../nbs/39_harness.ipynb #d64a30de
 def _reason(e:Exception) -> str:
@@ -279,7 +277,7 @@ def _load_each(tasks, offline) -> tuple:
     from jinja2.exceptions import SecurityError
     if isinstance(tasks, str): tasks = [tasks]
     if not tasks: raise AzllmError("no tasks given: name lm-eval tasks (e.g. az, az_text_bpb) or task directories")
-    with _quiet():
+    with _lm_eval_block():
         tm = task_manager(list(tasks))         # a user's task files are read (and refused) here, before lm-eval sees any of them
         names = task_names(list(tasks))
         offline = hub_offline(datasets=True) if offline is None else offline
@@ -374,7 +372,7 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
     # it, and re-tying breaks a PeftModel whose adapter keeps its own copy of the tied embeddings (`modules_to_save`)
     model.tie_weights = lambda *args, **kwargs: None
     try:
-        with _quiet(): return HarnessLM(pretrained=model, tokenizer=tok, batch_size=batch_size, max_length=max_length)
+        with _lm_eval_block(): return HarnessLM(pretrained=model, tokenizer=tok, batch_size=batch_size, max_length=max_length)
     finally: del model.tie_weights
 
 # %% ../nbs/39_harness.ipynb #a6ee90c8
@@ -424,7 +422,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
         # lm-eval records `git describe` of the working directory (outside a repository git prints "fatal: ..." on stderr)
         # and, on every run, torch's collect_env, about twenty subprocesses (2-3 s): the record is the same, so it is made once
         import lm_eval.evaluator as lm_ev
-        with _quiet(not progress), local_files_only(offline), sandboxed_templates(), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
+        with _lm_eval_block(not progress), local_files_only(offline), sandboxed_templates(), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
              mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())), \
              mock.patch.object(lm_hf, 'tqdm', pbar), mock.patch.object(lm_api, 'tqdm', progress_bar(False)):
             raw = lm_eval.simple_evaluate(model=lm, tasks=built, task_manager=tm, num_fewshot=num_fewshot, limit=None if isinstance(limit, dict) else limit,

@@ -18,9 +18,9 @@ from .runtime import quiet
 # %% auto #0
 __all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_weight', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP',
            'lora_parts', 'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward',
-           'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'saved_tensor_bytes', 'frozen_to_bf16', 'to_fp8',
-           'Float8FrozenMatmul', 'frozen_to_float8', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit',
-           'dequantize_4bit', 'bnb_adamw', 'verify_lora_kernels']
+           'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'frozen_to_bf16', 'to_fp8', 'Float8FrozenMatmul',
+           'frozen_to_float8', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit', 'bnb_adamw',
+           'verify_lora_kernels']
 
 # %% ../nbs/22_lora_kernels.ipynb #81506fde
 def lora_weight(Ws:list, # frozen base weights (d_out_i, d_in) of projections of one input
@@ -234,18 +234,6 @@ def loss_and_grads(model, ids:torch.Tensor, bf16:bool=False) -> tuple:
     loss.backward()
     grads = {n: p.grad.detach().float().clone() for n, p in model.named_parameters() if p.requires_grad}
     return loss.detach().float(), dict(grads, input=emb.grad.detach().float())
-
-# %% ../nbs/22_lora_kernels.ipynb #4021469d
-def saved_tensor_bytes(fn, # runs a forward pass whose autograd graph is measured
-                       exclude=(), # tensors not to count (the model's parameters: they live anyway)
-                      ) -> int:
-    "Bytes of the distinct tensors autograd saves for backward while `fn()` runs (what a step holds at its peak, per layer)."
-    seen, skip = {}, {t.data_ptr() for t in exclude}
-    def pack(t):
-        if t.data_ptr() not in skip: seen[t.data_ptr()] = t.untyped_storage().nbytes()
-        return t
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): fn()
-    return sum(seen.values())
 
 # %% ../nbs/22_lora_kernels.ipynb #f7c1b0a2
 def _fp32_output(module, args, out): return out.float()

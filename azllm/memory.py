@@ -10,40 +10,53 @@ import contextlib, json
 from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
-from .core import AzllmError, Config, loads_json
+from .core import AzllmError, Config, loads_json, PRECISIONS, STRATEGIES
 
 # %% auto #0
-__all__ = ['GIB', 'PRECISIONS', 'OPTIMIZERS', 'RENAMED', 'ATTENTION', 'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH', 'model_state_bytes',
-           'llama_layer_params', 'llama_params', 'shape_from', 'config_shape', 'preset_shape', 'activation_bytes',
-           'saved_tensor_bytes', 'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape', 'config_estimate',
-           'memory_table']
+__all__ = ['GIB', 'SETUPS', 'WEIGHTS', 'OPTIMIZER_STATES', 'RENAMED_VALUES', 'ATTENTION', 'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH',
+           'setup_bytes', 'model_state_bytes', 'llama_layer_params', 'llama_params', 'shape_from', 'config_shape',
+           'preset_shape', 'activation_bytes', 'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape',
+           'config_estimate', 'memory_table']
 
 # %% ../nbs/24_memory.ipynb #40d33445
 GIB = 2**30
 
-PRECISIONS = {  # bytes per element
-    'fp32':        dict(param=4, grad=4, master=0, state=4, act=4, residual=4),
-    'bf16':    dict(param=4, grad=4, master=0, state=4, act=2, residual=4),
-    'pure-bf16':   dict(param=2, grad=2, master=0, state=2, act=2, residual=2),
-    'bf16-master': dict(param=2, grad=2, master=4, state=4, act=2, residual=2),
+SETUPS = {  # bytes per element of each (precision, weights) setup
+    ('fp32', 'fp32'):        dict(param=4, grad=4, master=0, state=4, act=4, residual=4),
+    ('bf16', 'fp32'):        dict(param=4, grad=4, master=0, state=4, act=2, residual=4),
+    ('bf16', 'bf16'):        dict(param=2, grad=2, master=0, state=2, act=2, residual=2),
+    ('bf16', 'bf16-master'): dict(param=2, grad=2, master=4, state=4, act=2, residual=2),
 }
-OPTIMIZERS = {  # name -> (states per parameter, bytes per state; None: the precision's `state` bytes)
-    'adamw': (2, None), 'adam': (2, None), 'adamw_8bit': (2, 1), 'paged_adamw_8bit': (2, 1), 'lion': (1, None), 'sgd-momentum': (1, None), 'sgd': (0, None),
+WEIGHTS = ('fp32', 'bf16', 'bf16-master')   # how the weights are stored: as in every azllm run, cast to bf16, bf16 with an fp32 master copy
+OPTIMIZER_STATES = {  # a run config's optimizer -> (states per parameter, bytes per state; None: the setup's `state` bytes)
+    'adamw': (2, None), 'adamw_8bit': (2, 1), 'paged_adamw_8bit': (2, 1),
 }
 
-RENAMED = {'amp-bf16': 'bf16', 'fsdp': 'fsdp2', 'adamw-8bit': 'adamw_8bit'}   # earlier names -> the run configs' names
+# earlier values -> the words the run configs use
+RENAMED_VALUES = {'amp-bf16': 'bf16', 'fsdp': 'fsdp2', 'adamw-8bit': 'adamw_8bit', 'pure-bf16': 'bf16 with weights bf16',
+                  'bf16-master': 'bf16 with weights bf16-master'}
 
-def _lookup(what:str, name:str, table:dict):
-    if name in RENAMED: raise AzllmError(f"{what} {name!r} is called {RENAMED[name]!r} now, as in run configs")
+def _lookup(what:str, name:str, table):
+    if name not in table and name in RENAMED_VALUES: raise AzllmError(f"{what} {name!r} is called {RENAMED_VALUES[name]!r} now, as in run configs")
     if name not in table: raise AzllmError(f"unknown {what} {name!r}; choose one of: {', '.join(table)}")
-    return table[name]
+    return table[name] if isinstance(table, dict) else name
+
+def setup_bytes(precision:str='bf16', # a run config's precision (auto and fp8: bf16 autocast, as on a GPU)
+                weights:str='fp32', # how the weights are stored (a value of `WEIGHTS`)
+               ) -> dict:
+    "Bytes per element of weights, gradients, master copy, optimizer state, activations and residual stream."
+    p, w = _lookup('precision', precision, PRECISIONS), _lookup('weights', weights, WEIGHTS)
+    p = 'fp32' if p == 'fp32' else 'bf16'
+    if (p, w) not in SETUPS: raise AzllmError(f"weights {w} need precision bf16 (fp32 computes over fp32 weights)")
+    return SETUPS[p, w]
 
 def model_state_bytes(params:int, # number of parameters
-                      precision:str='bf16', # a key of `PRECISIONS`
-                      optimizer:str='adamw', # a key of `OPTIMIZERS`
+                      precision:str='bf16', # a run config's precision
+                      optimizer:str='adamw', # a key of `OPTIMIZER_STATES`
+                      weights:str='fp32', # how the weights are stored
                      ) -> dict:
     "Bytes of weights, gradients and optimizer state (fp32 master copy included) of one full, unsharded replica."
-    p, (n_states, state_bytes) = _lookup('precision', precision, PRECISIONS), _lookup('optimizer', optimizer, OPTIMIZERS)
+    p, (n_states, state_bytes) = setup_bytes(precision, weights), _lookup('optimizer', optimizer, OPTIMIZER_STATES)
     return dict(params_bytes=params * p['param'], grads_bytes=params * p['grad'],
                 optimizer_bytes=params * (p['master'] + n_states * (state_bytes or p['state'])))
 
@@ -105,7 +118,8 @@ def activation_bytes(micro_batch:int, # sequences per GPU
                      intermediate:int|None=None, # MLP width (default 4 × hidden)
                      heads:int|None=None, # query heads (default hidden // 64)
                      kv_heads:int|None=None, # key/value heads (default: heads)
-                     precision:str='bf16', # a key of `PRECISIONS`
+                     precision:str='bf16', # a run config's precision
+                     weights:str='fp32', # how the weights are stored
                      grad_checkpointing:bool=False, # keep only layer inputs, recompute one layer at a time
                      fused_ce:bool=False, # fused linear cross-entropy: no logits in memory
                      fused_kernels:bool=False, # Liger RMSNorm/SwiGLU: norms save only their input, SiLU is recomputed
@@ -113,7 +127,7 @@ def activation_bytes(micro_batch:int, # sequences per GPU
                      **_, # other shape keys (e.g. `tied`) are accepted and ignored
                     ) -> dict:
     "Activation bytes at the peak of one training step of a Llama decoder, by part."
-    p = _lookup('precision', precision, PRECISIONS)
+    p = setup_bytes(precision, weights)
     if attn_implementation not in ATTENTION: raise AzllmError(f"unknown attn_implementation {attn_implementation!r}; choose sdpa, eager, flex_attention or flash_attention_2")
     s = _fill_shape(layers, hidden, vocab, intermediate, heads, kv_heads)
     a, r, h, i, n, k = p['act'], p['residual'], s['hidden'], s['intermediate'], s['heads'], s['kv_heads']
@@ -131,24 +145,6 @@ def activation_bytes(micro_batch:int, # sequences per GPU
     return dict(per_layer=per_layer, layers=kept, final=final, logits=logits, recompute=recompute,
                 total=kept + final + max(logits, recompute))
 
-# %% ../nbs/24_memory.ipynb #922d48a7
-def saved_tensor_bytes(model, # a causal LM
-                       input_ids, # a batch of token ids (also used as labels)
-                       autocast_dtype=None, # e.g. torch.bfloat16 for `bf16`
-                      ) -> int:
-    "Bytes of the distinct non-parameter tensors autograd saves for backward in one forward pass with loss."
-    import torch
-    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
-    saved = {}
-    def pack(t):
-        st = t.untyped_storage()
-        if st.data_ptr() not in params: saved[st.data_ptr()] = st.nbytes()
-        return t
-    amp = torch.autocast(input_ids.device.type, dtype=autocast_dtype) if autocast_dtype else contextlib.nullcontext()
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), amp:
-        model(input_ids=input_ids, labels=input_ids)
-    return sum(saved.values())
-
 # %% ../nbs/24_memory.ipynb #8caf84ad
 SHAPE_KEYS = ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads')
 
@@ -157,9 +153,10 @@ class MemoryEstimate(Config):
     params: Optional[int] = Field(None, ge=1)          # number of parameters (1235814400, 1.24e9, 1.24B)
     preset: Optional[str] = None                       # take the shape and parameter count from a model preset (e.g. llama-3.2-1b)
     gpus: int = Field(1, ge=1)                         # data-parallel GPUs
-    strategy: Literal['ddp', 'fsdp2'] = 'ddp'          # ddp: full replica per GPU; fsdp2: weights, gradients and optimizer state sharded
-    precision: Literal[tuple(PRECISIONS)] = 'bf16'     # as in run configs: bf16 = autocast over fp32 weights; pure-bf16 and bf16-master: weights in bf16
-    optimizer: Literal[tuple(OPTIMIZERS)] = 'adamw'    # optimizer whose state is counted
+    strategy: Literal[STRATEGIES] = 'ddp'              # as in run configs: fsdp2 shards weights, gradients and optimizer state; auto, none and ddp keep a replica per GPU
+    precision: Literal[PRECISIONS] = 'bf16'            # as in run configs: bf16 (and auto, fp8) = autocast over fp32 weights, as on a GPU
+    weights: Literal[WEIGHTS] = 'fp32'                 # how the weights are stored: fp32 (every azllm run), bf16 (the model cast: pure bf16), bf16-master (with an fp32 master copy)
+    optimizer: Literal[tuple(OPTIMIZER_STATES)] = 'adamw'  # as in run configs: the optimizer whose state is counted
     micro_batch: Optional[int] = Field(None, ge=1)     # sequences per GPU
     seq_len: Optional[int] = Field(None, ge=1)         # tokens per sequence
     layers: Optional[int] = Field(None, ge=1)          # decoder layers
@@ -180,7 +177,7 @@ class MaxBatch(Config):
     "What `azllm memory max-batch` takes besides the run config."
     limit: int = Field(512, ge=1)                      # largest micro-batch to try
 
-MAX_BATCH = MaxBatch()                                 # its default, for `azllm.trainer.max_micro_batch`
+MAX_BATCH = MaxBatch()                                 # its default, for `azllm.sizing.max_micro_batch`
 
 # %% ../nbs/24_memory.ipynb #460cf539
 def _ceil_div(a:int, b:int) -> int: return -(-a // b)
@@ -197,9 +194,9 @@ def _shape_or_none(micro_batch, seq_len, layers, hidden, vocab, **rest) -> dict:
 
 def estimate_memory(params:int|None=None, # parameters (None: counted from the shape)
                     gpus:int=ESTIMATE.gpus, # data-parallel GPUs
-                    strategy:str=ESTIMATE.strategy, # 'ddp' (full replica per GPU) or 'fsdp2' (weights, grads, optimizer state sharded; ZeRO-3)
-                    precision:str=ESTIMATE.precision, # a key of `PRECISIONS`
-                    optimizer:str=ESTIMATE.optimizer, # a key of `OPTIMIZERS`
+                    strategy:str=ESTIMATE.strategy, # a run config's strategy: fsdp2 shards weights, grads, optimizer state (ZeRO-3); auto, none, ddp keep a replica
+                    precision:str=ESTIMATE.precision, # a run config's precision (auto: as on a GPU)
+                    optimizer:str=ESTIMATE.optimizer, # a run config's optimizer
                     micro_batch:int|None=None, # sequences per GPU (activations need it, with `seq_len` and the shape)
                     seq_len:int|None=None, # tokens per sequence
                     layers:int|None=None, # decoder layers
@@ -213,27 +210,28 @@ def estimate_memory(params:int|None=None, # parameters (None: counted from the s
                     fused_ce:bool=ESTIMATE.fused_ce, # fused linear cross-entropy (no logits)
                     fused_kernels:bool=ESTIMATE.fused_kernels, # Liger RMSNorm/SwiGLU kernels
                     attn_implementation:str=ESTIMATE.attn_implementation, # a kernel of `ATTENTION`
+                    weights:str=ESTIMATE.weights, # how the weights are stored (a value of `WEIGHTS`)
                    ) -> dict:
     "Bytes per GPU of weights, gradients, optimizer state, activations and working buffers of one training step."
-    _lookup('strategy', strategy, dict.fromkeys(('ddp', 'fsdp2')))
+    sharded = _lookup('strategy', strategy, STRATEGIES) == 'fsdp2'
     if gpus < 1: raise AzllmError(f"gpus must be at least 1 (got {gpus})")
     shape = _shape_or_none(micro_batch, seq_len, layers, hidden, vocab, intermediate=intermediate, heads=heads, kv_heads=kv_heads, tied=tied)
     if params is None:
         if not shape: raise AzllmError("give the number of parameters, or the model shape (layers, hidden, vocab)")
         params = llama_params(**shape)
-    state = model_state_bytes(params, precision, optimizer)
-    if strategy == 'fsdp2': state = {k: _ceil_div(v, gpus) for k, v in state.items()}
-    p = PRECISIONS[precision]
-    act = activation_bytes(micro_batch, seq_len, **shape, precision=precision, grad_checkpointing=grad_checkpointing,
+    state = model_state_bytes(params, precision, optimizer, weights)
+    if sharded: state = {k: _ceil_div(v, gpus) for k, v in state.items()}
+    p = setup_bytes(precision, weights)
+    act = activation_bytes(micro_batch, seq_len, **shape, precision=precision, weights=weights, grad_checkpointing=grad_checkpointing,
                            fused_ce=fused_ce, fused_kernels=fused_kernels, attn_implementation=attn_implementation)['total'] if micro_batch else 0
     layer = llama_layer_params(shape['hidden'], shape['intermediate'], shape['heads'], shape['kv_heads']) if shape else 0
     head = shape['vocab'] * shape['hidden'] if shape else 0
-    autocast = 0 if precision != 'bf16' else 2 * (params - shape['layers'] * layer if grad_checkpointing and shape else params)
-    unsharded = p['param'] * (head * (1 if tied else 2) + shape['hidden'] + 2 * layer) if strategy == 'fsdp2' and shape else 0
+    autocast = 0 if p['param'] == p['act'] else 2 * (params - shape['layers'] * layer if grad_checkpointing and shape else params)
+    unsharded = p['param'] * (head * (1 if tied else 2) + shape['hidden'] + 2 * layer) if sharded and shape else 0
     head_grad = head * p['grad'] if tied or fused_ce else 0
     at_loss = state['params_bytes'] + state['optimizer_bytes'] + autocast + unsharded + act + (head_grad if fused_ce else 0)
     at_end = sum(state.values()) + unsharded + (head_grad if tied else 0)
-    out = dict(params=params, gpus=gpus, strategy=strategy, precision=precision, optimizer=optimizer, micro_batch=micro_batch, seq_len=seq_len,
+    out = dict(params=params, gpus=gpus, strategy=strategy, precision=precision, weights=weights, optimizer=optimizer, micro_batch=micro_batch, seq_len=seq_len,
                **{k: shape.get(k) for k in ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads')}, tied=tied,
                grad_checkpointing=grad_checkpointing, fused_ce=fused_ce, fused_kernels=fused_kernels, attn_implementation=attn_implementation,
                **state, model_state_bytes=sum(state.values()), activations_bytes=act, autocast_bytes=autocast, unsharded_bytes=unsharded,
@@ -268,8 +266,7 @@ def config_estimate(cfg, # a validated run config of stage cpt
     kernels = set(cfg.liger_kernels if cfg.liger_kernels != 'auto' else
                   ['fused_linear_cross_entropy'] if cfg.compile else ['rms_norm', 'swiglu', 'fused_linear_cross_entropy'])
     liger = cfg.liger is not False            # auto: on, as on a CUDA machine with liger-kernel
-    strategy = 'fsdp2' if cfg.strategy == 'fsdp2' else 'ddp'     # auto and none: a replica per process, as DDP
-    return estimate_memory(gpus=gpus, strategy=strategy, precision='fp32' if cfg.precision == 'fp32' else 'bf16',
+    return estimate_memory(gpus=gpus, strategy=cfg.strategy, precision=cfg.precision,
                            optimizer=cfg.optimizer, micro_batch=cfg.micro_batch, seq_len=cfg.seq_len, **shape,
                            grad_checkpointing=cfg.grad_checkpointing, attn_implementation=cfg.attn_implementation,
                            fused_ce=liger and 'fused_linear_cross_entropy' in kernels,
@@ -286,7 +283,7 @@ def memory_table(est:dict, # a result of `estimate_memory`
                 ) -> str:
     "The estimate as a plain-text table: GiB, GB and bytes per parameter of each part."
     head = (f"{est['params']:,} parameters, {est['strategy']} on {est['gpus']} GPU{'s' if est['gpus'] > 1 else ''}, "
-            f"precision {est['precision']}, optimizer {est['optimizer']}")
+            f"precision {est['precision']}" + (f", weights {est['weights']}" if est['weights'] != 'fp32' else '') + f", optimizer {est['optimizer']}")
     if est['micro_batch']:
         flags = [f for f in ('grad_checkpointing', 'fused_ce', 'fused_kernels') if est[f]] + ([est['attn_implementation']] if est['attn_implementation'] != 'sdpa' else [])
         head += (f"\nactivations: micro-batch {est['micro_batch']} x {est['seq_len']} tokens, {est['layers']} layers, hidden {est['hidden']}, "

@@ -354,7 +354,7 @@ def _relocate(root:Path, old:str, new:str):
             if files != d['files']: write_json({**d, 'files': files}, m)
 
 # %% ../nbs/50_pipeline.ipynb #b5136849
-def quickstart(out:str|Path=QUICKSTART.out, # run directory (replaced atomically when the run finishes)
+def quickstart(out:str|Path=QUICKSTART.output_dir, # run directory (replaced atomically when the run finishes)
                custom_sizes=(4000, 8000, 16000, 32000), # custom tokenizer sizes to sweep
                extend_sizes=(2000, 8000, 16000), # extension sizes to sweep
                stages=tuple(QUICKSTART.stages), # which stages to run (tokenizer is always run; `QuickstartRun` checks what each needs)

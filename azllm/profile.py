@@ -48,7 +48,7 @@ def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp2' (FSDP2 `fully_sha
         # the engine's own wrapping and optimizer step (what `azllm train` runs), on this process group
         from torch.distributed.tensor import DTensor
         from azllm.runtime import Runtime
-        from azllm.trainer import Engine, wrap_model, train_step
+        from azllm.engine import Engine, wrap_model, train_step
         rt = Runtime(world=world, rank=rank)
         model = wrap_model(model, 'ddp' if strategy == 'ddp' else 'fsdp2', rt, bf16=False) if world > 1 or strategy == 'fsdp2' else model
         if world == 1 and strategy == 'ddp':
@@ -149,7 +149,7 @@ def cuda_peak_memory(step, # a function that runs one full training step on the 
     "Allocated bytes before one training step, its peak, and the allocator's reserved peak; optionally an allocator snapshot."
     import torch
     if not torch.cuda.is_available():
-        raise AzllmError("cuda_peak_memory needs a CUDA GPU; on a CPU count tensors with azllm.runtime.state_bytes / saved_tensor_bytes")
+        raise AzllmError("cuda_peak_memory needs a CUDA GPU; on a CPU count tensors with azllm.runtime.state_bytes / azllm.runtime.saved_tensor_bytes")
     for _ in range(warmup): step()
     torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
     before = torch.cuda.memory_allocated()

@@ -6,18 +6,18 @@ Docs: https://azllm.github.io/azllm/runtime.html.md"""
 
 # %% ../nbs/03_runtime.ipynb #35e973b4
 from __future__ import annotations
-import contextlib, logging, math, os, random, resource, warnings
+import contextlib, io, logging, math, os, random, resource, sys, warnings
 from dataclasses import dataclass
 from typing import Optional
 import numpy as np
 import torch
 import torch.distributed as dist
 from fastcore.basics import patch
-from .core import AzllmError
+from .core import AzllmError, PRECISIONS
 
 # %% auto #0
-__all__ = ['PRECISIONS', 'FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8',
-           'peak_memory_gib', 'reset_peak_memory', 'state_bytes', 'quiet', 'seeded', 'validate']
+__all__ = ['FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8', 'peak_memory_gib',
+           'reset_peak_memory', 'state_bytes', 'saved_tensor_bytes', 'quiet', 'seeded', 'validate']
 
 # %% ../nbs/03_runtime.ipynb #9508c356
 @dataclass
@@ -101,8 +101,6 @@ def check_fp8(cuda:bool, # a CUDA device is in use
     import importlib.util
     if importlib.util.find_spec('torchao') is None: raise AzllmError("precision: fp8 trains with torchao's float8: pip install torchao")
 
-PRECISIONS = ('auto', 'bf16', 'fp32', 'fp8')
-
 def use_bf16(precision:str, # 'auto', 'bf16', 'fp32' or 'fp8'
              cuda:bool, # a CUDA device is in use
             ) -> bool:
@@ -170,30 +168,52 @@ def state_bytes(model, # a model, plain, DDP-wrapped or sharded with `fully_shar
     out['total'] = sum(out.values())
     return out
 
+# %% ../nbs/03_runtime.ipynb #b0f53889
+def saved_tensor_bytes(fn, # runs a forward pass (its backward too, if it likes) whose saved tensors are counted
+                       exclude=(), # tensors not to count: the model's parameters (they live anyway)
+                      ) -> int:
+    "Bytes of the distinct storages autograd saves for backward while `fn()` runs (a storage several saved tensors share counts once)."
+    skip, seen = {t.untyped_storage().data_ptr() for t in exclude}, {}
+    def pack(t):
+        st = t.untyped_storage()
+        if st.data_ptr() not in skip: seen[st.data_ptr()] = st.nbytes()
+        return t
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): fn()
+    return sum(seen.values())
+
 # %% ../nbs/03_runtime.ipynb #4af92cbc
 @contextlib.contextmanager
 def quiet(*messages:str, # regexes of warning messages to ignore inside the block
           bars:bool=True, # also hide transformers' progress bars (weight loading)
           data_bars:bool|None=None, # also hide datasets' progress bars (None: as `bars`)
           logs:bool=False, # also lower transformers' logging to errors inside the block
+          loggers:dict|None=None, # {logger name: level} inside the block ('' is the root logger)
+          stderr:bool=False, # also swallow what is written to stderr inside the block
          ):
-    "Silence library progress bars, the given warnings and (with `logs`) transformers' log inside the block; restore them after."
-    import transformers
-    tl = transformers.utils.logging
-    had_bars, level = tl.is_progress_bar_enabled(), tl.get_verbosity()
-    try:
-        import datasets
-        ds_bars = datasets.utils.logging.is_progress_bar_enabled()
-    except ImportError: datasets, ds_bars = None, None
-    with warnings.catch_warnings():
+    "Silence library progress bars, the given warnings and loggers, (with `logs`) transformers' log and (with `stderr`) stderr inside the block; restore them after."
+    tl = datasets = ds_bars = None
+    if bars or logs:
+        import transformers
+        tl = transformers.utils.logging
+        had_bars, level = tl.is_progress_bar_enabled(), tl.get_verbosity()
+    if bars if data_bars is None else data_bars:
+        try:
+            import datasets
+            ds_bars = datasets.utils.logging.is_progress_bar_enabled()
+        except ImportError: datasets = None
+    levels = {name: logging.getLogger(name).level for name in loggers or {}}
+    with warnings.catch_warnings(), (contextlib.redirect_stderr(io.StringIO()) if stderr else contextlib.nullcontext()):
         for m in messages: warnings.filterwarnings('ignore', message=m)
-        if bars: tl.disable_progress_bar()
-        if datasets and (bars if data_bars is None else data_bars): datasets.disable_progress_bars()
-        if logs: tl.set_verbosity_error()
+        if tl and bars: tl.disable_progress_bar()
+        if datasets: datasets.disable_progress_bars()
+        if tl and logs: tl.set_verbosity_error()
+        for name, lvl in (loggers or {}).items(): logging.getLogger(name).setLevel(lvl)
         try: yield
         finally:
-            tl.set_verbosity(level)
-            if had_bars: tl.enable_progress_bar()
+            for name, lvl in levels.items(): logging.getLogger(name).setLevel(lvl)
+            if tl:
+                tl.set_verbosity(level)
+                if had_bars: tl.enable_progress_bar()
             if datasets and ds_bars: datasets.enable_progress_bars()
 
 @contextlib.contextmanager

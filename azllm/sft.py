@@ -19,8 +19,8 @@ from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats,
 from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
-from .trainer import TrainConfig, Trainer, run_training, data_dir, read_losses
-from .cpt import full_state_dict
+from .engine import TrainConfig, full_state_dict
+from .trainer import Trainer, TaskBase, run_training, data_dir, read_losses
 from .lora_kernels import dequantize_4bit
 
 # %% auto #0
@@ -75,6 +75,9 @@ def lora_config(model, # the model to adapt (for tied embeddings and module name
 # %% ../nbs/32_sft.ipynb #41f3dbba
 class SFTRun(TrainConfig):
     "Config of the LoRA SFT stage: the shared training keys with SFT's defaults, plus LoRA."
+    resume_keys = TrainConfig.resume_keys + ('lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'load_in_4bit')
+    def fused_lora(self) -> bool: return self.lora_kernels
+    def base_in_4bit(self) -> 'bool | None': return self.load_in_4bit
     stage: Literal['sft'] = 'sft'
     model: str                                          # base model: a directory (e.g. the CPT output), a hub id, or preset:NAME
     lora_r: int = Field(16, gt=0, le=65536)             # LoRA rank (at most the smallest adapted layer's width)
@@ -157,7 +160,7 @@ def _base_ref(spec:str, # the run's `model`
     return str(base), (os.path.relpath(base, final) if base.is_relative_to(final.parent.parent) else None)
 
 # %% ../nbs/32_sft.ipynb #43cdc93a
-class SFTTask:
+class SFTTask(TaskBase):
     "LoRA supervised fine-tuning on the shared engine."
     kind = 'sft'
     def __init__(self, progress:bool=True): self.progress = progress

@@ -290,6 +290,7 @@ def resolve_tokenizer(tokenizer:str|None, # the stage's `tokenizer` key; None: t
 # %% ../nbs/10_tokenizer.ipynb #ca921dee
 class TokenizerRun(Config):
     "Config of the tokenizer stage."
+    path_keys = frozenset({'base', 'output_dir', 'corpus'})   # keys that name paths
     stage: Literal['tokenizer'] = 'tokenizer'
     output_dir: str                           # the tokenizer directory to write (atomically)
     corpus: list[str]                         # training text: .txt/.jsonl/.parquet/.csv files, directories, or datasets names
@@ -358,6 +359,7 @@ def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
 # %% ../nbs/10_tokenizer.ipynb #e95ddfae
 class FertilityRun(Config):
     "What `azllm fertility` takes: the tokenizers to compare and the held-out text they are measured on."
+    path_keys = frozenset({'tokenizer'})   # keys that name paths
     tokenizer: list[str]                      # a tokenizer (`llama3`: the built-in Llama 3); repeat to compare several
     text: str                                 # evaluation text (held out from tokenizer training)
     text_field: str = TokenizerRun.model_fields['text_field']

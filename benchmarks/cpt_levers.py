@@ -253,7 +253,7 @@ def build(lever:dict, shape:str='1b'):
     from transformers import LlamaConfig, LlamaForCausalLM
     from azllm.model import PRESETS
     from azllm.runtime import Runtime
-    from azllm.trainer import TrainConfig, build_engine
+    from azllm.engine import TrainConfig, build_engine
     cfg = LlamaConfig(vocab_size=VOCAB, **PRESETS[f'llama-3.2-{shape}'])
     cfg._attn_implementation = 'sdpa'
     torch.manual_seed(0)
@@ -277,7 +277,7 @@ def bound(profile:dict, tokens:int) -> dict:
 
 
 def engine_section(variants, mb=32, warmup=2, steps=4, budget_end=float('inf'), shape='1b', grad_accum=1) -> dict:
-    from azllm.trainer import train_step
+    from azllm.engine import train_step
     g = torch.Generator('cuda').manual_seed(1000)
     ids = [torch.randint(0, VOCAB, (mb, SEQ + 1), device='cuda', generator=g) for _ in range(grad_accum)]
     batch = [dict(input_ids=x[:, :-1], shift_labels=x[:, 1:].contiguous()) for x in ids]

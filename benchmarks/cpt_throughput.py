@@ -4,7 +4,7 @@
 
 Llama 3.2 1B shape (random init, seed 0), vocab 128,256, context 2048, bf16 autocast over fp32 weights,
 fused AdamW, gradient clipping 1.0; the same random token batches for every row. Every step is
-`azllm.trainer.train_step` on a model set up by `azllm.trainer.build_engine`: what `azllm train` runs. For each row and
+`azllm.engine.train_step` on a model set up by `azllm.engine.build_engine`: what `azllm train` runs. For each row and
 micro-batch: warm-up steps, then timed steps (CUDA-synchronised wall clock), peak memory from
 torch.cuda.max_memory_allocated. A micro-batch that runs out of memory ends that row's sweep.
 MFU = tokens/s x 6N / 790e12, N = non-embedding parameters + vocab x hidden (the 790 TFLOP/s is the
@@ -21,7 +21,7 @@ from azllm.model import PRESETS
 from azllm.core import AzllmError
 from azllm.liger import LIGER_KERNELS, profile_kernel_names, liger_kernels_in_trace
 from azllm.runtime import Runtime
-from azllm.trainer import TrainConfig, build_engine, train_step
+from azllm.engine import TrainConfig, build_engine, train_step
 
 SEQ, VOCAB, PEAK = 2048, 128_256, 790e12
 ROWS = {  # name: (liger kernels, compile decoder layers, gradient checkpointing)

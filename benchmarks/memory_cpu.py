@@ -28,7 +28,7 @@ seconds = time.perf_counter() - t
 parts = ('params', 'grads', 'optimizer', 'total')
 rows = []
 for r in m['results']:
-    est = estimate_memory(r['params'], gpus=r['world_size'], strategy=r['strategy'], precision={'fp32': 'fp32', 'bf16': 'pure-bf16'}[r['dtype']], optimizer='adamw')   # dtype bf16: the model cast to bf16
+    est = estimate_memory(r['params'], gpus=r['world_size'], strategy=r['strategy'], precision=r['dtype'], weights=r['dtype'], optimizer='adamw')   # dtype bf16: the model cast to bf16
     est['total_bytes'] = est['model_state_bytes']            # model state only: no activations in this comparison
     row = dict(strategy=r['strategy'], dtype=r['dtype'], params=r['params'])
     for k in r['ranks']:

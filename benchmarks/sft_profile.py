@@ -54,7 +54,7 @@ def marked_step(eng, batches, n_items):
     "`train_step` with record_function ranges around forward, backward and the optimizer (same calls, same order)."
     import torch
     from torch.profiler import record_function
-    from azllm.trainer import lm_loss
+    from azllm.engine import lm_loss
     from azllm.runtime import autocast
     for b in batches:
         with record_function('phase:forward'), autocast(eng.bf16, eng.rt.device.type): loss, _ = lm_loss(eng.model, b, n_items)
@@ -137,7 +137,7 @@ def run_variant(name:str, keys:dict, warm:int, timed:int, profiled:int, trace_di
     "One variant in this process: timed steps of the engine's `train_step`, then a profiled few."
     import torch
     from torch.profiler import profile, ProfilerActivity
-    from azllm.trainer import step_batches, train_step
+    from azllm.engine import step_batches, train_step
     tmp = Path(tempfile.mkdtemp(prefix=f'prof-{name}-'))
     n_steps = warm + timed + profiled
     t0 = time.time()

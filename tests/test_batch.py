@@ -29,7 +29,8 @@ def probe_peaks(cfg, sizes):
     "The CPU peaks a run of `cfg` measures for these micro-batches, on the same model."
     from azllm.cpt import CPTTask
     from azllm.runtime import Runtime
-    from azllm.trainer import build_engine, probe_step
+    from azllm.engine import build_engine
+    from azllm.sizing import probe_step
     model, _, _ = CPTTask(False).load(cfg, Runtime())
     eng, _ = build_engine(model, cfg, Runtime(), 10)
     return {mb: probe_step(eng, mb, cfg.seq_len) for mb in sizes}

@@ -218,8 +218,8 @@ def test_renamed_keys_are_one_line(tmp_path, capsys):
 SCHEMA_FLAGS = [   # (command, schema, keys whose flag must show the schema's default and description in --help)
     (('memory', 'estimate'), 'azllm.memory:MemoryEstimate', ('gpus', 'strategy', 'precision', 'optimizer', 'attn_implementation', 'seq_len', 'untied')),
     (('memory', 'max-batch'), 'azllm.memory:MaxBatch', ('limit',)),
-    (('quickstart',), 'azllm.commands:QuickstartRun', ('out', 'small', 'overwrite')),
-    (('export',), 'azllm.commands:ExportRun', ('quant', 'merge', 'gguf', 'model', 'out', 'overwrite')),
+    (('quickstart',), 'azllm.commands:QuickstartRun', ('output_dir', 'small', 'overwrite')),
+    (('export',), 'azllm.commands:ExportRun', ('quant', 'merge', 'gguf', 'model', 'output_dir', 'overwrite')),
     (('sft', 'preview'), 'azllm.chats:ChatPreview', ('n', 'data', 'tokenizer')),
     (('fertility',), 'azllm.tokenizer:FertilityRun', ('text_field', 'tokenizer', 'text', 'plot')),
     (('sagemaker', 'status'), 'azllm.sagemaker:JobSettings', ('region',)),

@@ -89,7 +89,7 @@ def test_config_errors(tmp_path):
     with pytest.raises(AzllmError, match=r'load_in_4bit: true needs a CUDA GPU and the bitsandbytes package'):
         run_sft(load_config(write(tmp_path, load_in_4bit=True), SFTRun), progress=False)
     assert not (tmp_path/'run').exists()                # nothing half-written
-    from azllm.trainer import make_optimizer           # what build_engine calls for every stage
+    from azllm.engine import make_optimizer           # what build_engine calls for every stage
     for opt in ('adamw_8bit', 'paged_adamw_8bit'):
         with pytest.raises(AzllmError, match=f'optimizer: {opt} needs a CUDA GPU and the bitsandbytes package'):
             make_optimizer(torch.nn.Linear(2, 2), load_config(write(tmp_path, optimizer=opt), SFTRun), False, 10)

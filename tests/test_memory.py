@@ -12,8 +12,8 @@ N_1B = 1_235_814_400   # Llama 3.2 1B
 
 @pytest.mark.parametrize('strategy,published', [('ddp', 9.23), ('fsdp2', 1.17)])
 def test_published_llama_3_2_1b(strategy, published):
-    "Pure bf16 (2 + 2 + 2×2 bytes per parameter), in GiB, on 8 GPUs: within 3% of the published figures."
-    e = estimate_memory(N_1B, gpus=8, strategy=strategy, precision='pure-bf16', optimizer='adamw')
+    "Pure bf16 (precision bf16 over weights stored in bf16: 2 + 2 + 2×2 bytes per parameter), in GiB, on 8 GPUs: within 3% of the published figures."
+    e = estimate_memory(N_1B, gpus=8, strategy=strategy, precision='bf16', weights='bf16', optimizer='adamw')
     assert abs(e['total_bytes'] / GIB / published - 1) < 0.03
     assert e['total_bytes'] == e['params_bytes'] + e['grads_bytes'] + e['optimizer_bytes']
     assert estimate_memory(N_1B, gpus=8, strategy=strategy, optimizer='adamw')['precision'] == 'bf16'   # the default: training's bf16
@@ -29,7 +29,7 @@ def cli(*argv) -> str:
 
 
 def test_cli_json_and_table():
-    j = json.loads(cli('--params', '1.2358144B', '--gpus', 8, '--strategy', 'fsdp2', '--precision', 'pure-bf16', '--json'))
+    j = json.loads(cli('--params', '1.2358144B', '--gpus', 8, '--strategy', 'fsdp2', '--precision', 'bf16', '--weights', 'bf16', '--json'))
     assert j['params'] == N_1B and abs(j['total_gib'] - 1.17) / 1.17 < 0.03
     for k in ('params_bytes', 'grads_bytes', 'optimizer_bytes', 'activations_bytes', 'total_bytes'): assert isinstance(j[k], int)
     j = json.loads(cli('--preset', 'llama-3.2-1b', '--micro-batch', 1, '--seq-len', 2048, '--precision', 'bf16', '--json'))
@@ -53,7 +53,7 @@ def test_cli_speaks_the_run_configs_keys(capsys):
     from azllm.cli import main
     cfg = str(ROOT/'configs'/'cpt_llama-3.2-1b_8gpu_phase2.yml')
     j = json.loads(cli(cfg, 'micro_batch=2', 'model=preset:llama-3.2-1b', '--gpus', 8, '--json'))
-    assert (j['gpus'], j['micro_batch'], j['precision'], j['params']) == (8, 2, 'bf16', N_1B)
+    assert (j['gpus'], j['micro_batch'], j['precision'], j['params']) == (8, 2, 'auto', N_1B)   # the config's own words
     flags = json.loads(cli('--preset', 'llama-3.2-1b', '--gpus', 8, '--strategy', j['strategy'], '--micro-batch', 2, '--seq-len', j['seq_len'],
                            '--attn-implementation', j['attn_implementation'], *['--fused-ce'] * j['fused_ce'],
                            *['--fused-kernels'] * j['fused_kernels'], *['--grad-checkpointing'] * j['grad_checkpointing'], '--json'))
@@ -61,9 +61,13 @@ def test_cli_speaks_the_run_configs_keys(capsys):
     for argv, says in ((['--preset', 'llama-3.2-1b', '--seq', '2048'], '--seq is called --seq-len now'),
                        (['--preset', 'llama-3.2-1b', '--attention', 'eager'], '--attention is called --attn-implementation now'),
                        (['--params', '1B', '--strategy', 'fsdp'], "'fsdp' is called 'fsdp2' now"),
-                       (['--params', '1B', '--precision', 'amp-bf16'], "'amp-bf16' is called 'bf16' now")):
+                       (['--params', '1B', '--precision', 'amp-bf16'], "'amp-bf16' is called 'bf16' now"),
+                       (['--params', '1B', '--precision', 'pure-bf16'], "'pure-bf16' is called 'bf16 with weights bf16' now")):
         with pytest.raises(SystemExit) as e: main(['memory', 'estimate', *argv])
         assert e.value.code == 2 and says in capsys.readouterr().err
+    with pytest.raises(AzllmError, match='need precision bf16'): cli('--params', '1B', '--precision', 'fp32', '--weights', 'bf16')
+    master = json.loads(cli('--params', '1B', '--weights', 'bf16-master', '--json'))    # ZeRO's 2 + 2 + 12 bytes per parameter
+    assert master['weights'] == 'bf16-master' and master['model_state_bytes'] == 16 * 10**9
     with pytest.raises(AzllmError, match='micro_batch is auto'): cli(str(ROOT/'configs'/'cpt_llama-3.2-1b_1gpu.yml'))
     with pytest.raises(AzllmError, match='no Llama shape to read'): cli(cfg)
     with pytest.raises(AzllmError, match='not stage sft'): cli(str(ROOT/'configs'/'sft_tiny.yml'))
