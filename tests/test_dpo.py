@@ -379,10 +379,19 @@ def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
     smoke = bench['markdown_table'](ROOT/'benchmarks'/'results'/'dpo_throughput_cpu_tiny.json')
     assert 'CPU smoke run at a tiny shape' in smoke and '| azllm_dpo |' in smoke and '| azllm_kto |' in smoke
     row = dict(tok_per_s=90_000.0, peak_gib=25.0, batch=dict(micro_batch=8, grad_accum=1), losses=[0.69, 0.6], reward_accuracy=[0.5, 0.8])
-    rows = dict(azllm_dpo=row, trl_dpo_b64=dict(row, tok_per_s=22_000.0, batch=64), trl_dpo_liger_b64=dict(error='CUDA out of memory'))
-    (tmp_path/'h.json').write_text(json.dumps(dict(command='python benchmarks/dpo_throughput.py', machine='NVIDIA H200', tiny=False, rows=rows)))
+    rows = dict(azllm_dpo=dict(row, steps=30), trl_dpo_b64=dict(row, tok_per_s=22_000.0, batch=64), trl_dpo_liger_b64=dict(error='CUDA out of memory'))
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='python benchmarks/dpo_throughput.py', machine='NVIDIA H200', tiny=False, steps=12, rows=rows)))
     t = bench['markdown_table'](tmp_path/'h.json')
-    assert '| azllm_dpo | 90,000 | 25.0 | 8 x 1 | 0.6000 | 0.80 |' in t and 'failed: CUDA out of memory' in t and 'smoke' not in t
+    # a row's own steps, else the file's
+    assert '| azllm_dpo | 90,000 | 25.0 | 8 x 1 | 30 | 0.6000 | 0.80 |' in t and '| trl_dpo_b64 | 22,000 | 25.0 | 64 | 12 |' in t
+    assert 'failed: CUDA out of memory' in t and 'smoke' not in t
     sm = bench['summarize'](rows)
     assert sm['trl_best_row'] == 'trl_dpo_b64' and sm['speedup_over_trl_best'] == pytest.approx(90 / 22)
     assert sm['goals'] == dict(tok_per_s_85k=True, speedup_3_5x=True, peak_30gib=True)
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='c', machine='NVIDIA H200', tiny=False, rows=rows, summary=sm)))
+    said = bench['summary_sentence'](tmp_path/'h.json')
+    assert '90,000 real tokens/s (goal 85,000: met)' in said and "4.09x TRL's best row, trl_dpo_b64 (goal 3.5x: met)" in said
+    missed = dict(sm, azllm_dpo_tok_per_s=80_000.0, goals=dict(sm['goals'], tok_per_s_85k=False))
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='c', machine='NVIDIA H200', tiny=False, rows=rows, summary=missed)))
+    assert '80,000 real tokens/s (goal 85,000: missed)' in bench['summary_sentence'](tmp_path/'h.json')
+    assert bench['summary_sentence'](tmp_path/'none.json') == ''
