@@ -60,9 +60,9 @@ def test_headline_size_families_and_ids(tasks):
     g = tasks['az_grammar']
     phen = Counter(it['phenomenon'] for it in g)
     assert len(phen) >= 10 and max(phen.values()) <= 400, phen                # task set v3: 13 phenomena, 173 frames
-    assert len(g) >= 2500 and len({it['family'] for it in g}) >= 170
+    assert len(g) >= 2500 and len({it['family'] for it in g}) >= 180
     r = tasks['az_reading']
-    assert len({it['passage'] for it in r}) >= 60 and len(r) >= 210            # 240 written, less those sentence matching answers
+    assert len({it['passage'] for it in r}) >= 60 and len(r) >= 320            # 368 written, less those sentence matching answers
     assert set(it['question_type'] for it in r) == {'who', 'where', 'when', 'how_many', 'what'}
     for n in HEADLINE:                                                          # every kind big enough for its ±2 SE to bite
         kinds = Counter(it[KIND[n]] for it in tasks[n])
@@ -154,7 +154,7 @@ def test_reading_options_all_come_from_the_passage(builder, tasks):
         assert all(builder.mentions(it['passage'], c) for c in it['choices']), it['id']
         assert not any(builder.mentions(it['question'], c) for c in it['choices']), it['id']
     per = Counter(it['family'] for it in tasks['az_reading'])
-    assert len(per) == 60 and max(per.values()) == 4                           # a passage may have lost questions to sentence matching
+    assert len(per) >= 90 and max(per.values()) == 4                           # a passage may have lost questions to sentence matching
 
 
 def test_knowledge_asks_each_fact_once_with_options_of_similar_length(tasks):

@@ -299,7 +299,7 @@ def mentions(text:str, entity:str) -> bool:
 
 # What a reading question asks for, from the type of the entity that answers it (the `Q type:` of reading.txt)
 QUESTION_TYPES = {'who': ['person', 'poet'], 'where': ['place', 'street'], 'when': ['time', 'day'], 'how_many': ['number'],
-                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event']}
+                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event', 'flower']}
 QUESTION_TYPE = {t: q for q, ts in QUESTION_TYPES.items() for t in ts}
 
 def drop_shortcut_answerable(items:list[dict], kind:str, chance:float=0.25, z:float=1.0, strategies=('best_sentence_match',)) -> list[dict]:
