@@ -449,7 +449,7 @@ TABLES_V3 = [
     ('novel-world', 'culture', '{x} romanının müəllifi kimdir?', [('«Hərb və sülh»', 'Lev Tolstoy'), ('«Cinayət və cəza»', 'Fyodor Dostoyevski'),
         ('«Don Kixot»', 'Migel de Servantes'), ('«Səfillər»', 'Viktor Hüqo'), ('«Əlvida, silah!»', 'Ernest Heminquey'), ('«Yüz ilin tənhalığı»', 'Qabriel Qarsia Markes'),
         ('«Üç muşketyor»', 'Aleksandr Düma')]),
-    ('az-work', 'culture', '{x} əsərini kim yazıb?', [('«Arşın mal alan» operettasını', 'Üzeyir Hacıbəyli'),
+    ('az-work', 'culture', '{x} kim yazıb?', [('«Arşın mal alan» operettasını', 'Üzeyir Hacıbəyli'),
         ('«Anamın kitabı» pyesini', 'Cəlil Məmmədquluzadə'), ('«Almaz» pyesini', 'Cəfər Cabbarlı'), ('«İblis» faciəsini', 'Hüseyn Cavid'),
         ('«Heydərbabaya salam» poemasını', 'Məhəmmədhüseyn Şəhriyar')]),
     ('athlete', 'culture', '{x} hansı idman növündə tanınır?', [('Lionel Messi', 'futbol'), ('Maykl Cordan', 'basketbol'), ('Useyn Bolt', 'qaçış'), ('Rocer Federer', 'tennis'), ('Maykl Felps', 'üzgüçülük'), ('Məhəmməd Əli', 'boks')]),
