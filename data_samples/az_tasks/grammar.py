@@ -824,12 +824,9 @@ frame('negative_polarity', 'neg_ne_ne_future_obj', lambda p, ab, t: (f'{PRONOUN[
       PERSONS, [('çay', 'qəhvə', 'iç'), ('ət', 'balıq', 'ye'), ('maşın', 'ev', 'al'), ('məktub', 'şeir', 'yaz'), ('film', 'tamaşa', 'izlə')], ['sabah', 'axşam', 'bu gün', 'orada'])
 
 # -- numerals: singular after a numeral (and, the other way, a plural after a determiner) ---------------------------
-frame('numeral_singular', 'num_animals', lambda w, k, a: (f'{w} {k} {nom(a)} var.', f'{w} {k} {pl(a)} var.'),
-      ['Fermada', 'Kənddə', 'Tövlədə', 'Həyətdə'], NUMS, ['inək/inəy', 'qoyun', 'at', 'keçi', 'toyuq/toyuğ', 'dəvə', 'ördək/ördəy'])
-frame('numeral_singular', 'num_read', lambda n, k, b: (f'{n} bu yay {k} {b} oxudu.', f'{n} bu yay {k} {pl(b)} oxudu.'), NAMES, NUMS, ['kitab', 'roman', 'hekayə', 'jurnal', 'povest'])
-frame('numeral_singular', 'num_hours', lambda p, k, u: (f'{PRONOUN[p]} orada {k} {u} {past("gözlə", p)}.', f'{PRONOUN[p]} orada {k} {pl(u)} {past("gözlə", p)}.'), PERSONS, NUMS[:9], ['saat', 'dəqiqə', 'gün'])
-frame('numeral_singular', 'num_rooms', lambda w, k, r: (f'{w} {k} {r} var.', f'{w} {k} {pl(r)} var.'),
-      ['Bizim evdə', 'Bu binada', 'Yeni mənzildə', 'Bu məktəbdə', 'Həmin oteldə'], NUMS[:8], ['otaq', 'pəncərə', 'qapı', 'balkon', 'mətbəx'])
+# (Four more singular-side frames were written for v3 and left out: an untrained model picks the sentence without the plural
+# suffix in nearly every such pair and the numeral in the v3 determiner frames, so the phenomenon stays at chance only with
+# as many strict token-count wins on each side.)
 frame('numeral_singular', 'num_have_kin', lambda n, k, r: (f'{gen(n)} {k} {poss(r, 3)} var.', f'{gen(n)} {k} {poss(pl(r), 3)} var.'), NAMES, NUMS[:7], ['uşaq/uşağ', 'qardaş', 'bacı', 'nəvə', 'dost'])
 DETS_L, NUMS_S = ['həmin', 'bütün', 'digər', 'başqa', 'bəzi'], ['iki', 'üç', 'beş', 'on', 'dörd']   # the new determiner families: a determiner longer than the numeral
 frame('numeral_singular', 'num_det_animals', lambda w, d, k, a, v: (f'{w} {d} {pl(a)} {v}.', f'{w} {k} {pl(a)} {v}.'),
