@@ -870,14 +870,8 @@ frame('vowel_harmony_clitic', 'clitic_time', lambda t, s: (f'{cap(t)} {_clitic(t
       ['səhər', 'axşam', 'bu gün', 'dünən', 'bazar günü', 'gecə', 'günorta', 'bu səhər', 'bayramda', 'tətildə'], ['yağış yağdı', 'hava soyuq idi', 'küçələr boş idi', 'biz evdə qaldıq'])
 frame('vowel_harmony_clitic', 'clitic_city_dat', lambda p, c: (f'{PRONOUN[p]} {dat(c)} {_clitic(dat(c))[0]} {past("get", p)}.', f'{PRONOUN[p]} {dat(c)} {_clitic(dat(c))[1]} {past("get", p)}.'), PERSONS, CITIES)
 
-# -- word order ----------------------------------------------------------------------------------------------------------
-frame('word_order', 'wo_adjective_noun', lambda n, a, t: (f'{n} bazardan {a} {t} aldı.', f'{n} bazardan {t} {a} aldı.'),
-      NAMES, ['qırmızı', 'yaşıl', 'böyük', 'təzə', 'şirin', 'iri'], ['alma', 'armud', 'üzüm', 'qarpız', 'gilas', 'pomidor'])
-frame('word_order', 'wo_demonstrative_noun', lambda n, d, t, v: (f'{n} {d} {acc(t)} {v}.', f'{n} {acc(t)} {d} {v}.'),
-      NAMES, ['bu', 'həmin'], ['kitab', 'film', 'mahnı', 'şəhər', 'oyun', 'hekayə', 'tamaşa', 'şəkil/şəkl'], ['çox bəyəndi', 'hamıya tövsiyə etdi', 'bir daha gördü'])
-frame('word_order', 'wo_superlative', lambda c, a, w: (f'{c} ən {a} {w}.', f'{c} {a} ən {w}.'),
-      CITIES, ['gözəl', 'qədim', 'səliqəli', 'yaşıl', 'sakit', 'böyük', 'maraqlı'], ['şəhərdir', 'yerdir'])
-
+# -- word order: no v3 frames (three were written; with six frames of 14 pairs one untrained seed scored 0.298, a kind whose
+# pairs hang on the order of two words spreads between seeds far more than the binomial says)
 # -- possessive agreement -------------------------------------------------------------------------------------------------
 frame('possessive_agreement', 'poss_body_aches', lambda p, b, t: (f'{cap(PRON_GEN[p])} {poss(b, p)} {t} ağrıyır.', f'{cap(PRON_GEN[p])} {poss(b, _wrong(f"{b}{t}{p}", p))} {t} ağrıyır.'),
       PERSONS, ['baş', 'diş', 'qarın/qarn', 'ayaq/ayağ', 'boğaz', 'bel', 'qulaq/qulağ'], ['bu gün', 'səhərdən', 'yenə', 'bir az'])
