@@ -484,6 +484,7 @@ def generations_table(results:dict, # model -> `evaluate_model` result
     cols = {f"{n} ({'chat' if r['chat'] else 'text'})": [_cell(r['generations'].get(p, '')) for p in prompts] for n, r in results.items()}
     return pd.DataFrame(cols, index=pd.Index([_cell(p) for p in prompts], name='prompt'))
 
+# %% ../nbs/40_eval.ipynb #fa3f1bd5
 def controls_sections(ctl:dict, # from `eval_controls`
                      ) -> list:
     "The report's benchmark content: scores beside floors and chance, the paired tests in words and as tables, the plot."

@@ -3,8 +3,9 @@ steps on data_samples/az_train.txt, then `azllm eval` on the headline tasks besi
 tokenizer, random weights): every score with its cluster-bootstrap interval, the paired test against the twin, and the
 smallest difference each test detects with 80% power. Writes benchmarks/results/positive_control_1b_h200.json.
 
-    python benchmarks/positive_control_1b.py                    # on one H200: 300 steps (about 6 minutes), then the eval (a few minutes)
+    python benchmarks/positive_control_1b.py                    # on one H200: 200 steps (about 3 minutes with compilation), then the eval
     python benchmarks/positive_control_1b.py --steps 100 --out /tmp/pc.json
+    python benchmarks/positive_control_1b.py --model DIR --limit 5 --out /tmp/pc.json   # the eval part alone, on a saved model (a CPU smoke test)
 
 The CPT run goes through the real command line (`python -m azllm.cli train configs/cpt_llama-3.2-1b_1gpu.yml key=value ...`)
 at global batch 16 (16 x 2048 tokens a step); the eval through `python -m azllm.cli eval` on a config written next to it.
@@ -21,24 +22,29 @@ def run(cmd):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--steps', type=int, default=300)
+    ap.add_argument('--steps', type=int, default=200)
+    ap.add_argument('--model', default=None, help='evaluate this saved model instead of training one (skips the CPT run)')
+    ap.add_argument('--limit', type=int, default=None, help='the first N items of each task (a smoke test); default: every item')
     ap.add_argument('--work', default='runs/positive-control-1b')
     ap.add_argument('--tasks', default='az,az_corpus_recall')
     ap.add_argument('--out', default=str(OUT))
     a = ap.parse_args(argv)
     t0, work = time.time(), ROOT/a.work
     cpt = work/'cpt'
-    run([sys.executable, '-m', 'azllm.cli', 'train', 'configs/cpt_llama-3.2-1b_1gpu.yml', f'output_dir={cpt}', f'max_steps={a.steps}',
-         'global_batch=16', 'warmup_steps=30', f'eval_every={a.steps}', f'save_every={a.steps}'])
-    cfg = work/'eval.yml'
-    cfg.write_text(json.dumps(dict(stage='eval', output_dir=str(work/'eval'), overwrite=True, models=[dict(name='cpt-1b', path=str(cpt/'final'))],
+    if a.model is None:
+        run([sys.executable, '-m', 'azllm.cli', 'train', 'configs/cpt_llama-3.2-1b_1gpu.yml', f'output_dir={cpt}', f'max_steps={a.steps}',
+             'global_batch=16', 'warmup_steps=30', f'eval_every={a.steps}', f'save_every={a.steps}'])
+    model = a.model or str(cpt/'final')
+    work.mkdir(parents=True, exist_ok=True); cfg = work/'eval.yml'
+    cfg.write_text(json.dumps(dict(stage='eval', output_dir=str(work/'eval'), overwrite=True, models=[dict(name='cpt-1b', path=model)],
                                    valid_data=['data_samples/az_valid.txt'], seq_len=2048, micro_batch=8, prompts=[], tasks=a.tasks.split(','),
-                                   harness_batch=32, floors=True)), encoding='utf-8')     # JSON is YAML
+                                   harness_batch=32, floors=True, **({'limit': a.limit, 'max_docs': a.limit} if a.limit else {}))),
+                   encoding='utf-8')     # JSON is YAML
     run([sys.executable, '-m', 'azllm.cli', 'eval', str(cfg)])
     rep = json.loads((work/'eval'/'report.json').read_text(encoding='utf-8'))
     c = rep['controls']
     res = dict(command=' '.join(['python benchmarks/positive_control_1b.py', *(argv if argv is not None else sys.argv[1:])]),
-               machine=f'{platform.machine()} {platform.system()}', steps=a.steps, bpb=rep['bpb'],
+               machine=f'{platform.machine()} {platform.system()}', steps=None if a.model else a.steps, model=model, limit=a.limit, bpb=rep['bpb'],
                floors={n: f['bpb'] for n, f in rep.get('floors', {}).items()},
                scores={t: {m: s for m, s in ms.items() if m in ('acc', 'acc_norm', 'bits_per_byte')} for t, ms in c['scores'].items()},
                vs_twin=[{k: p.get(k) for k in ('task', 'metric', 'a', 'b', 'diff', 'low', 'high', 'p', 'p_mcnemar', 'mde', 'families', 'n', 'within_noise', 'sentence')}

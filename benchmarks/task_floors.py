@@ -29,6 +29,7 @@ NGRAM_ORDER = 5
 CHANCE = {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
 KIND = {'az_grammar': 'phenomenon', 'az_reading': 'question_type', 'az_knowledge': 'topic'}   # the item field that names its kind
 OUT = ROOT/'benchmarks'/'results'/'az_tasks_floors.json'
+TWIN_TOKENIZERS = ('llama3', 'az4k')   # the bundled tokenizers; the builder also balances lengths under a 16k BPE (no twin of its own here)
 README = TASKS_DIR/'README.md'
 
 def builder():
@@ -96,6 +97,7 @@ def untrained_correct(seeds=(0, 1, 2), limit=None, b=None) -> dict:
     from azllm.model import load_model
     b = b or builder(); out = {}
     for name, tok in b.shortcut_tokenizers().items():
+        if name not in TWIN_TOKENIZERS: continue
         for seed in seeds:
             model = load_model('preset:llama-tiny', tok, seed=seed).eval()
             for task in HEADLINE:
@@ -188,9 +190,10 @@ def open_shortcuts(b, items:dict) -> dict:
     for task in ('az_reading', 'az_knowledge'):
         its = items[task]; n = len(its)
         freq = Counter(o for it in its for o in it['choices'])
-        cr = [b.strategy_credit([b.option_features(o, it.get('passage', ''), it.get('question', '')) for o in it['choices']], it['answer'], b.OPEN_STRATEGIES) for it in its]
+        more = {**b.OPEN_STRATEGIES, **getattr(b, 'POSITION_STRATEGIES', {})}      # balanced over the task only, not within each kind
+        cr = [b.strategy_credit([b.option_features(o, it.get('passage', ''), it.get('question', '')) for o in it['choices']], it['answer'], more) for it in its]
         f = lambda best: sum(b.strategy_credit([{'f': freq[o]} for o in it['choices']], it['answer'], {'x': ('f', best)})['x'] for it in its) / n
-        out[task] = {**{s: sum(c[s] for c in cr) / n for s in b.OPEN_STRATEGIES}, 'most_frequent_option': f(max), 'least_frequent_option': f(min),
+        out[task] = {**{s: sum(c[s] for c in cr) / n for s in more}, 'most_frequent_option': f(max), 'least_frequent_option': f(min),
                      'first_option': sum(it['answer'] == 0 for it in its) / n, 'last_option': sum(it['answer'] == len(it['choices']) - 1 for it in its) / n}
     return out
 
@@ -203,13 +206,23 @@ def controls(items:dict, per_item:dict, seeds, limit=None) -> dict:
         model = load_model('preset:llama-tiny', tok8, seed=seed).eval()
         for t in HEADLINE: unseen.setdefault(t, {})[seed] = correct(loglikelihoods(model, tok8, t, items[t]), items[t])
     unseen_short = {t: sum(b_credit for b_credit in fewest_tokens_credit(tok8, t, items[t])) / len(items[t]) for t in HEADLINE}
+    # grammar's lengths under byte-level BPEs the builder never balanced against (it balances Llama 3 and BPEs of 4,000 and
+    # 16,000 tokens): the fresh 8,000-token BPE and one of 12,000 tokens, both of az_train.txt
+    from azllm.tokenizer import train_tokenizer
+    from azllm.data import read_documents
+    tok12 = train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 12000, quiet=True)
+    g = items['az_grammar']
+    length_neutral = {name: sum(fewest_tokens_credit(tk, 'az_grammar', g)) / len(g) for name, tk in (('bpe8k', tok8), ('bpe12k', tok12))}
+    length_neutral['bytes_shortest'] = sum((min(len(o.encode()) for o in it['choices']) == len(it['choices'][it['answer']].encode())) /
+                                           sum(len(o.encode()) == min(len(c.encode()) for c in it['choices']) for o in it['choices']) for it in g) / len(g)
     ng = CharNgram((ROOT/'data_samples'/'az_train.txt').read_text(encoding='utf-8'))
     pos = {}
     for t in HEADLINE:
         right = ngram_correct(ng, t, items[t])
         pos[t] = dict(score=cluster_interval(t, items[t], right),
                       vs_twin={tok: versus(t, items[t], right, per_item[tok][t][seeds[0]]) for tok in per_item} | {'bpe8k': versus(t, items[t], right, unseen[t][seeds[0]])})
-    return dict(twin_intervals=tw, unseen_tokenizer=dict(name='bpe8k', vocab=len(tok8), fewest_tokens=unseen_short,
+    return dict(twin_intervals=tw, grammar_fewest_tokens_unseen=length_neutral,
+                unseen_tokenizer=dict(name='bpe8k', vocab=len(tok8), fewest_tokens=unseen_short,
                                                           untrained={t: {s: cluster_interval(t, items[t], r) for s, r in by.items()} for t, by in unseen.items()}),
                 positive_control=dict(model=f'character {NGRAM_ORDER}-gram of data_samples/az_train.txt, interpolated Witten-Bell', tasks=pos))
 

