@@ -208,6 +208,7 @@ def test_chunked_head_equals_full_logits_fp64(toks, tmp_path):
     h, W = torch.randn(9, 6, dtype=torch.float64, requires_grad=True), torch.randn(13, 6, dtype=torch.float64, requires_grad=True)
     y = torch.tensor([1, -100, 12, 0, 5, -100, 3, 3, 7])
     assert torch.autograd.gradcheck(lambda h, W: token_logps(h, W, y, chunk=3), (h, W))      # head weight too (train_embeddings)
+    assert torch.autograd.gradcheck(lambda h: token_logps(h, W.detach(), y, chunk=3), (h,))  # frozen head: gradient formed in the forward
 
 
 def test_chunked_head_keeps_no_logits_for_backward(toks, tmp_path):
