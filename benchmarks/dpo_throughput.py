@@ -14,6 +14,8 @@ desirable and undesirable examples). Each row runs in its own process:
 - azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy);
 - azllm_dpo_mb4: azllm_dpo at micro-batch 4 x 2 (the same rows a step, half the activations);
 - azllm_kto: the shipped recipe with loss_type kto on the unpaired examples;
+- azllm_dpo_bf16, azllm_dpo_forward_ref: azllm_dpo with one lever undone (bf16 base; the reference in every step), to tell
+  which one moves the reward accuracy away from the unfused path's;
 - trl_dpo_bN: TRL DPOTrainer + peft (reference = adapter disabled), batch N pairs, bf16, max_length 2048 (each sequence
   cut at seq_len // 2 = 1024 by us; no pair here is that long); trl_dpo_liger_bN: the same with use_liger_kernel;
 - trl_kto_bN: TRL KTOTrainer + peft, batch N examples.
@@ -36,6 +38,8 @@ AZLLM_ROWS = {
     'azllm_dpo_seed1': dict(seed=1),
     'azllm_dpo_mb4': dict(micro_batch=4, grad_accum=2),          # the same 8 rows a step in two halves: less memory if mb 8 passes 30 GiB
     'azllm_kto': dict(loss_type='kto', train_data=str(UNPAIRED)),
+    'azllm_dpo_bf16': dict(precision='auto'),                   # which lever moves the reward accuracy: the float8 base ...
+    'azllm_dpo_forward_ref': dict(reference='forward'),         # ... or the cached reference
 }
 TRL_KINDS = ('trl_dpo', 'trl_dpo_liger', 'trl_kto')
 DEFAULT_ROWS = 'azllm_dpo,azllm_kto,azllm_dpo_unfused,trl_dpo_b64,trl_dpo_liger_b64,trl_kto_b64'
@@ -164,6 +168,8 @@ def summarize(rows:dict, tiny:bool=False) -> dict:
         if 'azllm_dpo_seed1' in ok and 'azllm_dpo_unfused' in ok:
             d = lambda x, y: max(abs(p - q) for p, q in zip(x['losses'], y['losses']))
             out.update(max_loss_diff_vs_unfused=d(s, ok['azllm_dpo_unfused']), max_loss_diff_seed=d(s, ok['azllm_dpo_seed1']))
+            acc = lambda r: statistics.mean(x for x in r['reward_accuracy'] if x is not None)    # over the logged steps
+            out['mean_reward_accuracy'] = {k: acc(ok[k]) for k in ('azllm_dpo', 'azllm_dpo_unfused', 'azllm_dpo_seed1')}
         if not tiny: out['goals'] = dict(tok_per_s_85k=s['tok_per_s'] >= 85_000, speedup_3_5x=out.get('speedup_over_trl_best', 0) >= 3.5,
                             peak_30gib=(s['peak_gib'] or 0) <= 30)
     if 'azllm_kto' in ok and (kto := {k: r for k, r in ok.items() if k.startswith('trl_kto')}):
@@ -178,7 +184,7 @@ def markdown_table(path:str|Path) -> str:
     if not path.exists(): return ''
     res = json.loads(path.read_text())
     label = 'CPU smoke run at a tiny shape: checks the script, not a throughput figure' if res.get('tiny') else res.get('machine', '')
-    lines = [f"*{label}* — `{res['command']}`", '', '| row | real tok/s | peak GiB | batch | steps | last loss | last reward accuracy |', '|---|---:|---:|---|---:|---:|---:|']
+    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', '| row | real tok/s | peak GiB | batch | steps | last loss | last reward accuracy |', '|---|---:|---:|---|---:|---:|---:|']
     for k, r in res['rows'].items():
         if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |"); continue
         acc = [x for x in (r.get('reward_accuracy') or []) if x is not None]
@@ -205,6 +211,10 @@ def summary_sentence(path:str|Path) -> str:
     if 'max_loss_diff_seed' in s:
         out += (f"; its losses differ from the unfused path's by at most {s['max_loss_diff_vs_unfused']:.3f} and from seed 1's by "
                 f"{s['max_loss_diff_seed']:.3f} (the seeds' noise)")
+        if 'mean_reward_accuracy' in s:
+            m = s['mean_reward_accuracy']
+            out += (f"; mean reward accuracy over the logged steps {m['azllm_dpo']:.3f} (unfused {m['azllm_dpo_unfused']:.3f}, "
+                    f"seed 1 {m['azllm_dpo_seed1']:.3f})")
     if 'kto_speedup' in s: out += f". KTO: {s['azllm_kto_tok_per_s']:,.0f} real tokens/s, {s['kto_speedup']:.2f}x {s['trl_kto_best_row']}"
     return out + '.'
 
