@@ -18,17 +18,17 @@ from .core import AzllmError, atomic_dir, write_json, print0, resolve_source, lo
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
 from .engine import inner_model
+from .logps import HEAD_CHUNK, token_logps, logps_head
 from .trainer import Trainer, run_training, data_dir
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
 
 # %% auto #0
-__all__ = ['PAIR_FORMAT', 'HEAD_CHUNK', 'UNPAIRED_FORMAT', 'REFERENCE_KEYS', 'check_pair', 'read_pairs', 'encode_pair',
-           'pack_example', 'encode_pairs', 'PackedPairs', 'chunk_logp', 'TokenLogps', 'token_logps', 'logps_head',
-           'sequence_logps', 'preference_loss', 'reference_of', 'dpo_loss', 'DPORun', 'check_unpaired',
-           'encode_unpaired', 'kto_loss', 'dpo_base', 'DPOTask', 'task_loss', 'preference_metrics', 'reference_logps',
-           'reference_key', 'cached_reference', 'run_dpo', 'preference_accuracy']
+__all__ = ['PAIR_FORMAT', 'UNPAIRED_FORMAT', 'REFERENCE_KEYS', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example',
+           'encode_pairs', 'PackedPairs', 'sequence_logps', 'preference_loss', 'reference_of', 'dpo_loss', 'DPORun',
+           'check_unpaired', 'encode_unpaired', 'kto_loss', 'dpo_base', 'DPOTask', 'task_loss', 'preference_metrics',
+           'reference_logps', 'reference_key', 'cached_reference', 'run_dpo', 'preference_accuracy']
 
 # %% ../nbs/33_dpo.ipynb #16a89b97
 PAIR_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "chosen": [{"role": "assistant", "content": ...}], '
@@ -179,100 +179,6 @@ class PackedPairs(PackedRows):
         "Use `logps` (every row's sequences in order, as `reference_logps` returns) as the reference of every batch."
         if len(logps) != self.starts[-1]: raise AzllmError(f"reference log-probs for {len(logps)} sequences, the data has {self.starts[-1]}")
         self.reference = np.asarray(logps, dtype=np.float64)
-
-# %% ../nbs/33_dpo.ipynb #dd3b4b5d
-HEAD_CHUNK = 2048     # scored tokens per chunk of the head: 2048 x 128,256 logits = 0.5 GiB in bf16 (an unfused 1B pass of 4 x 2048 tokens: 4 GiB in fp32)
-
-def _matmul_dtype(x:torch.Tensor) -> torch.dtype:
-    "The dtype autocast would run a matmul on `x` in (x's own outside autocast)."
-    dev = x.device.type
-    return torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
-
-def chunk_logp(z:torch.Tensor, # (n, V) logits of n scored tokens, in the head's matmul dtype
-               y:torch.Tensor, # (n,) their labels
-               grad:bool=False, # also return d logp / dz
-              ):
-    "Each row's log-probability of its label (fp32 at least), and with `grad` its gradient onehot(y) - softmax(z), in z's dtype."
-    zf = z.to(torch.promote_types(z.dtype, torch.float32))              # fp32 at least (bf16 logits), fp64 kept (tests)
-    lse = zf.logsumexp(1, keepdim=True)
-    logp = zf.gather(1, y[:, None]).squeeze(1) - lse.squeeze(1)
-    if not grad: return logp
-    hit = torch.arange(z.shape[1], device=z.device)[None] == y[:, None]
-    return logp, (hit.to(zf.dtype) - (zf - lse).exp()).to(z.dtype)
-
-_COMPILED = {}
-def _chunk_fn(cuda:bool):
-    "`chunk_logp`, compiled once on a GPU (one fused pass over each chunk's logits instead of five), as it is elsewhere."
-    if not cuda: return chunk_logp
-    if 'f' not in _COMPILED: _COMPILED['f'] = torch.compile(chunk_logp, dynamic=True)
-    return _COMPILED['f']
-
-class TokenLogps(torch.autograd.Function):
-    """Log-probability of each label under `hidden @ weight.T`, `chunk` scored rows at a time. With only `hidden` trained (a
-    frozen head: LoRA), the forward also forms d logp / d hidden, which the backward scales by each token's upstream gradient;
-    with the head trained, the backward recomputes each chunk's logits."""
-    @staticmethod
-    def forward(ctx, hidden, weight, labels, chunk, grad_hidden):
-        sel = (labels != -100).nonzero().squeeze(1)
-        out = hidden.new_zeros(labels.shape, dtype=torch.promote_types(hidden.dtype, torch.float32))
-        eager = grad_hidden and not ctx.needs_input_grad[1]              # the gradient now, the logits never again
-        dlogp = torch.zeros_like(hidden) if eager else None
-        f = _chunk_fn(hidden.is_cuda)
-        for s in range(0, len(sel), chunk):
-            i = sel[s:s + chunk]
-            z = hidden[i] @ weight.t()
-            if eager:
-                out[i], dz = f(z, labels[i], True)
-                dlogp[i] = dz @ weight
-            else: out[i] = f(z, labels[i])
-        if eager: ctx.save_for_backward(dlogp)
-        else: ctx.save_for_backward(hidden, weight, labels, sel)
-        ctx.chunk, ctx.eager = chunk, eager
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        if ctx.eager:
-            dlogp, = ctx.saved_tensors
-            return (dlogp.to(g.dtype) * g[:, None]).to(dlogp.dtype), None, None, None, None
-        hidden, weight, labels, sel = ctx.saved_tensors
-        dh = torch.zeros_like(hidden) if ctx.needs_input_grad[0] else None
-        dw = torch.zeros_like(weight, dtype=torch.promote_types(weight.dtype, torch.float32)) if ctx.needs_input_grad[1] else None
-        for s in range(0, len(sel), ctx.chunk):
-            i = sel[s:s + ctx.chunk]
-            dz = chunk_logp(hidden[i] @ weight.t(), labels[i], True)[1].to(g.dtype)
-            dz = (dz * g[i, None]).to(hidden.dtype)                     # d logp_y / dz = onehot(y) - softmax(z)
-            if dh is not None: dh[i] = dz @ weight
-            if dw is not None: dw += (dz.t() @ hidden[i]).to(dw.dtype)
-        return dh, (dw.to(weight.dtype) if dw is not None else None), None, None, None
-
-def token_logps(hidden:torch.Tensor, # final hidden states, (..., H)
-                weight:torch.Tensor, # the head's weight, (V, H)
-                labels:torch.Tensor, # (...) label ids, -100 where nothing is scored
-                chunk:int=HEAD_CHUNK, # scored tokens per chunk
-               ) -> torch.Tensor:
-    "Per-position log-probability of `labels` (0 where -100), as the head and a log-softmax would give, without all the logits at once."
-    dt = _matmul_dtype(hidden)                    # as autocast would run the head's matmul; autocast is off inside
-    grad_hidden = torch.is_grad_enabled() and hidden.requires_grad       # inside a Function's forward, grad mode is always off
-    with torch.autocast(hidden.device.type, enabled=False):
-        out = TokenLogps.apply(hidden.reshape(-1, hidden.shape[-1]).to(dt), weight.to(dt), labels.reshape(-1), chunk, grad_hidden)
-    return out.view(labels.shape)
-
-# %% ../nbs/33_dpo.ipynb #3cefdd71
-@contextlib.contextmanager
-def logps_head(model, # a causal LM (wrapped or not)
-               labels:torch.Tensor, # the batch's `shift_labels`
-               chunk:int=HEAD_CHUNK, # scored tokens per chunk
-              ):
-    "Inside, the model's head returns `token_logps` (one log-probability per position, shape (B, T, 1)) instead of logits."
-    head = inner_model(model).get_output_embeddings()
-    if getattr(head, 'bias', None) is not None: raise AzllmError("the chunked head needs an output layer without bias (a Llama has none)")
-    had = head.__dict__.get('forward')
-    head.forward = lambda h: token_logps(h, head.weight, labels, chunk).unsqueeze(-1)
-    try: yield
-    finally:
-        if had is None: del head.forward
-        else: head.forward = had
 
 # %% ../nbs/33_dpo.ipynb #c6b81245
 def sequence_logps(model, # a causal LM (wrapped or not)

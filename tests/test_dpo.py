@@ -196,7 +196,8 @@ def _nudged_batch(tok, tmp_path, n_pairs=3):
 
 def test_chunked_head_equals_full_logits_fp64(toks, tmp_path):
     "Per-sequence log-probs and LoRA gradients through the chunked head equal the full-logits path in fp64; so does gradcheck."
-    from azllm.dpo import sequence_logps, token_logps
+    from azllm.dpo import sequence_logps
+    from azllm.logps import token_logps
     m, b = _nudged_batch(toks['custom'], tmp_path)
     lora = [p for p in m.parameters() if p.requires_grad]
     w = torch.arange(1., 7, dtype=torch.float64)
