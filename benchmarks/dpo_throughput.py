@@ -169,7 +169,9 @@ def summarize(rows:dict, tiny:bool=False) -> dict:
             d = lambda x, y: max(abs(p - q) for p, q in zip(x['losses'], y['losses']))
             out.update(max_loss_diff_vs_unfused=d(s, ok['azllm_dpo_unfused']), max_loss_diff_seed=d(s, ok['azllm_dpo_seed1']))
             acc = lambda r: statistics.mean(x for x in r['reward_accuracy'] if x is not None)    # over the logged steps
-            out['mean_reward_accuracy'] = {k: acc(ok[k]) for k in ('azllm_dpo', 'azllm_dpo_unfused', 'azllm_dpo_seed1')}
+            m = out['mean_reward_accuracy'] = {k: acc(ok[k]) for k in ('azllm_dpo', 'azllm_dpo_unfused', 'azllm_dpo_seed1')}
+            out['noise_goals'] = dict(losses=out['max_loss_diff_vs_unfused'] <= out['max_loss_diff_seed'],
+                                      reward_accuracy=abs(m['azllm_dpo'] - m['azllm_dpo_unfused']) <= abs(m['azllm_dpo'] - m['azllm_dpo_seed1']))
         if not tiny: out['goals'] = dict(tok_per_s_85k=s['tok_per_s'] >= 85_000, speedup_3_5x=out.get('speedup_over_trl_best', 0) >= 3.5,
                             peak_30gib=(s['peak_gib'] or 0) <= 30)
     if 'azllm_kto' in ok and (kto := {k: r for k, r in ok.items() if k.startswith('trl_kto')}):
@@ -184,14 +186,14 @@ def markdown_table(path:str|Path) -> str:
     if not path.exists(): return ''
     res = json.loads(path.read_text())
     label = 'CPU smoke run at a tiny shape: checks the script, not a throughput figure' if res.get('tiny') else res.get('machine', '')
-    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', '| row | real tok/s | peak GiB | batch | steps | last loss | last reward accuracy |', '|---|---:|---:|---|---:|---:|---:|']
+    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', '| row | real tok/s | peak GiB | batch | steps | last loss | reward accuracy: mean, last |', '|---|---:|---:|---|---:|---:|---:|']
     for k, r in res['rows'].items():
         if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |"); continue
         acc = [x for x in (r.get('reward_accuracy') or []) if x is not None]
         peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
         b = r.get('batch'); b = f"{b['micro_batch']} x {b['grad_accum']}" if isinstance(b, dict) else b
         steps = r.get('steps', res.get('steps'))
-        lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | {acc[-1]:.2f} |" if acc else
+        lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | {statistics.mean(acc):.3f}, {acc[-1]:.2f} |" if acc else
                      f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | — |")
     return '\n'.join(lines)
 
@@ -209,12 +211,13 @@ def summary_sentence(path:str|Path) -> str:
     if 'trl_best_row' in s: out += f", {s['speedup_over_trl_best']:.2f}x TRL's best row, {s['trl_best_row']} (goal 3.5x: {met(g.get('speedup_3_5x'))})"
     if 'speedup_over_unfused' in s: out += f", {s['speedup_over_unfused']:.2f}x the unfused path"
     if 'max_loss_diff_seed' in s:
+        ng = s.get('noise_goals', {})
         out += (f"; its losses differ from the unfused path's by at most {s['max_loss_diff_vs_unfused']:.3f} and from seed 1's by "
-                f"{s['max_loss_diff_seed']:.3f} (the seeds' noise)")
+                f"{s['max_loss_diff_seed']:.3f}" + (f" (within the seeds' noise: {met(ng['losses'])})" if ng else " (the seeds' noise)"))
         if 'mean_reward_accuracy' in s:
             m = s['mean_reward_accuracy']
-            out += (f"; mean reward accuracy over the logged steps {m['azllm_dpo']:.3f} (unfused {m['azllm_dpo_unfused']:.3f}, "
-                    f"seed 1 {m['azllm_dpo_seed1']:.3f})")
+            out += (f"; mean reward accuracy over the logged steps {m['azllm_dpo']:.3f}, unfused {m['azllm_dpo_unfused']:.3f}, "
+                    f"seed 1 {m['azllm_dpo_seed1']:.3f}" + (f" (within the seeds' noise: {met(ng['reward_accuracy'])})" if ng else ''))
     if 'kto_speedup' in s: out += f". KTO: {s['azllm_kto_tok_per_s']:,.0f} real tokens/s, {s['kto_speedup']:.2f}x {s['trl_kto_best_row']}"
     return out + '.'
 

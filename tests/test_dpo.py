@@ -385,7 +385,7 @@ def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
     (tmp_path/'h.json').write_text(json.dumps(dict(command='python benchmarks/dpo_throughput.py', machine='NVIDIA H200', tiny=False, steps=12, rows=rows)))
     t = bench['markdown_table'](tmp_path/'h.json')
     # a row's own steps, else the file's
-    assert '| azllm_dpo | 90,000 | 25.0 | 8 x 1 | 30 | 0.6000 | 0.80 |' in t and '| trl_dpo_b64 | 22,000 | 25.0 | 64 | 12 |' in t
+    assert '| azllm_dpo | 90,000 | 25.0 | 8 x 1 | 30 | 0.6000 | 0.650, 0.80 |' in t and '| trl_dpo_b64 | 22,000 | 25.0 | 64 | 12 |' in t
     assert 'failed: CUDA out of memory' in t and 'smoke' not in t
     sm = bench['summarize'](rows)
     assert sm['trl_best_row'] == 'trl_dpo_b64' and sm['speedup_over_trl_best'] == pytest.approx(90 / 22)
@@ -397,3 +397,11 @@ def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
     (tmp_path/'h.json').write_text(json.dumps(dict(command='c', machine='NVIDIA H200', tiny=False, rows=rows, summary=missed)))
     assert '80,000 real tokens/s (goal 85,000: missed)' in bench['summary_sentence'](tmp_path/'h.json')
     assert bench['summary_sentence'](tmp_path/'none.json') == ''
+    # the seeds' noise: the shipped row against the unfused path, measured by seed 1's distance from it
+    near = dict(rows, azllm_dpo_unfused=dict(row, losses=[0.69, 0.61], reward_accuracy=[0.5, 0.82]),
+                azllm_dpo_seed1=dict(row, losses=[0.69, 0.58], reward_accuracy=[0.45, 0.8]))
+    far = dict(near, azllm_dpo_unfused=dict(row, losses=[0.69, 0.61], reward_accuracy=[0.7, 0.9]))
+    assert bench['summarize'](near)['noise_goals'] == dict(losses=True, reward_accuracy=True)
+    assert bench['summarize'](far)['noise_goals'] == dict(losses=True, reward_accuracy=False)
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='c', machine='NVIDIA H200', tiny=False, rows=far, summary=bench['summarize'](far))))
+    assert 'unfused 0.800, seed 1 0.625 (within the seeds\' noise: missed)' in bench['summary_sentence'](tmp_path/'h.json')
