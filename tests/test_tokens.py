@@ -196,3 +196,24 @@ def test_flags_after_the_config(capsys):
     assert '--nproc_per_node' in out and 'max_steps=3' in out, out
     with pytest.raises(SystemExit) as e: main(['train', cfg, '--no-such-flag'])
     assert e.value.code == 2
+
+
+def _mark(root, bar, q):
+    from azllm.tokens import mark_cache
+    bar.wait()
+    try: mark_cache(Path(root)); q.put('')
+    except Exception as e: q.put(str(e))
+
+def test_runs_marking_a_new_cache_at_once_all_go_on(tmp_path):
+    "Four processes marking the same new cache folder at the same instant: none is refused (without the folder's lock, one saw another's marker half-written in 20 of 20 trials)."
+    import multiprocessing as mp
+    ctx = mp.get_context('fork')
+    for k in range(5):
+        root, bar, q = tmp_path/f'c{k}'/'cache', ctx.Barrier(4), ctx.Queue()
+        ps = [ctx.Process(target=_mark, args=(str(root), bar, q)) for _ in range(4)]
+        for p in ps: p.start()
+        for p in ps: p.join(60)
+        errs = [q.get(timeout=10) for _ in ps]
+        assert errs == [''] * 4, errs
+        from azllm.core import read_marker, MARKER
+        assert read_marker(root)['kind'] == 'token-cache' and [p.name for p in root.iterdir()] == [MARKER]   # one marker, no debris
