@@ -59,14 +59,14 @@ def test_headline_size_families_and_ids(tasks):
         assert not fam or max(fam.values()) <= 15, (n, fam.most_common(3))      # no template family over 15 items
     g = tasks['az_grammar']
     phen = Counter(it['phenomenon'] for it in g)
-    assert len(phen) >= 10 and max(phen.values()) <= 400, phen                # task set v3: 13 phenomena, 173 frames
-    assert len(g) >= 2450 and len({it['family'] for it in g}) >= 175
+    assert len(phen) >= 10 and max(phen.values()) <= 1200, phen               # task set v4: 13 phenomena, 361 frames
+    assert len(g) >= 5000 and len({it['family'] for it in g}) >= 360
     r = tasks['az_reading']
-    assert len({it['passage'] for it in r}) >= 60 and len(r) >= 320            # 368 written, less those sentence matching answers
+    assert len({it['passage'] for it in r}) >= 140 and len(r) >= 540           # 625 written, less those sentence matching answers
     assert set(it['question_type'] for it in r) == {'who', 'where', 'when', 'how_many', 'what'}
     for n in HEADLINE:                                                          # every kind big enough for its ±2 SE to bite
         kinds = Counter(it[KIND[n]] for it in tasks[n])
-        assert min(kinds.values()) >= 21, (n, kinds)                            # how_many: 26, less 5 that sentence matching answers
+        assert min(kinds.values()) >= 21, (n, kinds)                            # task set v4: where, 65; how_many, 67 (after sentence matching)
     k = tasks['az_knowledge']
     assert set(it['topic'] for it in k) == {'culture', 'geography', 'history', 'science', 'everyday'}
 
@@ -154,7 +154,7 @@ def test_reading_options_all_come_from_the_passage(builder, tasks):
         assert all(builder.mentions(it['passage'], c) for c in it['choices']), it['id']
         assert not any(builder.mentions(it['question'], c) for c in it['choices']), it['id']
     per = Counter(it['family'] for it in tasks['az_reading'])
-    assert len(per) >= 90 and max(per.values()) == 4                           # a passage may have lost questions to sentence matching
+    assert len(per) >= 140 and max(per.values()) <= 6                          # task set v4: up to six questions a passage, less those sentence matching answers
 
 
 def test_knowledge_asks_each_fact_once_with_options_of_similar_length(tasks):

@@ -29,7 +29,7 @@ import grammar as G                                           # noqa: E402  (the
 
 SEED = 20261217
 FAMILY_MAX = 15               # no template family contributes more than this many items
-PHENOMENON_MAX = 1000          # task set v4: power comes from more frames (v3: 400); a phenomenon takes 14 pairs from each
+PHENOMENON_MAX = 1200          # task set v4: power comes from more frames (v3: 400); a phenomenon takes 14 pairs from each
 GRAMMAR_PER_FAMILY = 14
 CANDIDATES = 12            # candidates drawn from each family of a phenomenon at every step of the grammar builder
 FAMILY_SPREAD = 0.3        # cost of one more pair in a family: keeps the families of a phenomenon near even
@@ -548,12 +548,12 @@ TABLES_V4 = [
     ('sport-kind', 'everyday', 'Hansı idman növündə {x}?', [('oyunçular raketka ilə topu tordan aşırır', 'tennis'), ('oyunçular buz üstündə şaybanı qapıya vurur', 'xokkey'),
         ('top hündürdən asılmış səbətə atılır', 'basketbol'), ('idmançılar rinqdə əlcəklə döyüşür', 'boks'), ('idmançılar hovuzda yarışır', 'üzgüçülük'),
         ('idmançı kamanla hədəfə ox atır', 'oxatma')]),
-    ('unit-count', 'science', '{x}', [('Bir kilometrdə neçə metr var?', '1000'), ('Bir metrdə neçə santimetr var?', '100'), ('Bir santimetrdə neçə millimetr var?', '10'),
+    ('unit-count', 'science', '{x}', [('Bir kilometrdə neçə metr var?', '1000'), ('Bir sentnerdə neçə kiloqram var?', '100'), ('Bir santimetrdə neçə millimetr var?', '10'),
         ('Bir hektarda neçə kvadratmetr var?', '10000')], ['500', '60', '12']),
     ('animal-class-2', 'science', '{x} hansı heyvanlar sinfinə aiddir?', [('Pinqvin', 'quşlar'), ('Qurbağa', 'suda-quruda yaşayanlar'), ('Yarasa', 'məməlilər'),
         ('Tısbağa', 'sürünənlər'), ('Qarışqa', 'həşəratlar'), ('Dəniz atı', 'balıqlar')]),
-    ('az-holiday', 'culture', 'Azərbaycanda {x} hansı tarixdə qeyd olunur?', [('Zəfər Günü', '8 noyabr'), ('Dövlət Bayrağı Günü', '9 noyabr'), ('Konstitusiya Günü', '12 noyabr'),
-        ('Milli Dirçəliş Günü', '17 noyabr'), ('Dünya Azərbaycanlılarının Həmrəylik Günü', '31 dekabr'), ('Yeni il', '1 yanvar')]),
+    ('az-holiday', 'culture', 'Azərbaycanda {x} hansı tarixdə qeyd olunur?', [('Zəfər Günü', '8 noyabr'), ('Konstitusiya Günü', '12 noyabr'), ('Milli Dirçəliş Günü', '17 noyabr'),
+        ('Yeni il', '1 yanvar')], ['28 may', '15 iyun']),
     ('largest-country', 'geography', '{x} ərazisinə görə ən böyük ölkə hansıdır?', [('Afrikada', 'Əlcəzair'), ('Cənubi Amerikada', 'Braziliya'),
         ('Ərəb yarımadasında', 'Səudiyyə Ərəbistanı'), ('Şimali Amerikada', 'Kanada')], ['Argentina', 'Misir', 'Meksika']),
     ('longest-river', 'geography', '{x} ən uzun çayı hansıdır?', [('Afrikanın', 'Nil'), ('Cənubi Amerikanın', 'Amazon'), ('Avropanın', 'Volqa'),

@@ -1095,3 +1095,58 @@ frame('vowel_harmony_clitic', 'clitic_food', lambda f, pr: (f'{cap(f)} {_clitic(
       FOODS + DRINKS, ['hazırdır', 'soyuyub', 'stolun üstündədir', 'çox dadlıdır'])
 frame('vowel_harmony_clitic', 'clitic_city_loc', lambda p, c: (f'{PRONOUN[p]} {loc(c)} {_clitic(loc(c))[0]} {past("ol", p)}.', f'{PRONOUN[p]} {loc(c)} {_clitic(loc(c))[1]} {past("ol", p)}.'),
       PERSONS, CITIES)
+
+# -- v4, second batch ---------------------------------------------------------------------------------------------------
+_agree('agree_past_lose_heart', past, 'itir', ['ümidi', 'vaxtı', 'yolu', 'səbri', 'həvəsi'], ['tamamilə', 'bir anda', 'yenə', 'axırda'])
+_agree('agree_present_await', pres, 'gözlə', ['baharı', 'tətili', 'bayramı', 'məzuniyyəti', 'toyu'], ['səbirsizliklə', 'həvəslə', 'çoxdan', 'hər il'])
+_agree('agree_future_read', fut, 'oxu', ['bu romanı', 'yeni jurnalı', 'həmin məqaləni', 'o kitabı', 'bu şeirləri'], ['sabah', 'yolda', 'tətildə', 'bu həftə'])
+_agree('agree_past_drink', past, 'iç', ['bir stəkan çay', 'soyuq ayran', 'isti süd', 'bir fincan qəhvə', 'təzə şirə'], ['səhər', 'nahardan sonra', 'tələsik', 'yolda'])
+_agree('agree_present_write', pres, 'yaz', ['gündəlik', 'məktub', 'hekayə', 'reportaj', 'esse'], ['hər axşam', 'tez-tez', 'kompüterdə', 'əl ilə'])
+_agree('agree_future_visit', fut, 'et/ed', [f'{acc(x)} ziyarət' for x in ['muzey', 'qala', 'məscid', 'abidə', 'saray']], ['sabah', 'tətildə', 'ilk dəfə', 'bayramda'])
+_agree('agree_past_sing', past, 'oxu', ['laylay', 'xalq mahnısı', 'marş', 'təranə', 'muğam'], ['toyda', 'konsertdə', 'səhnədə', 'axşam'])
+_agree('agree_present_bake', pres, 'bişir', ['şorba', 'kökə', 'tort', 'piroq', 'qayğanaq'], ['hər bazar', 'bayramlarda', 'tez-tez', 'səhərlər'])
+_agree('agree_future_take', fut, 'apar', ['uşağı bağçaya', 'iti həkimə', 'maşını təmirə', 'paltarları yuyulmağa', 'kitabları kitabxanaya'], ['sabah', 'səhər', 'axşam', 'günorta'])
+_agree('agree_present_listen', pres, 'as', [f'{x} qulaq' for x in ['musiqiyə', 'radioya', 'muğama', 'nağıla', 'xəbərlərə']], ['hər gecə', 'yolda', 'maşında', 'işdə'])
+_agree('agree_pastneg_sleep', past_neg, 'yat', ['rahat', 'vaxtında', 'bir an da', 'gecə yarısına qədər'], ['dünən', 'səs-küydən', 'həyəcandan', 'qatarda'])
+_agree('agree_futneg_sell', fut_neg, 'sat', ['bu evi', 'köhnə maşını', 'bağı', 'xalçanı', 'torpağı'], ['heç vaxt', 'heç kimə', 'əsla', 'bu il'])
+
+frame('verb_case_government', 'gov_belong_dat', lambda x, n: (f'Bu {x} {dat(n)} məxsusdur.', f'Bu {x} {acc(n)} məxsusdur.'), ['kitab', 'maşın', 'ev', 'çanta', 'saat', 'bağ'], NAMES)
+frame('verb_case_government', 'gov_suit_dat', lambda x, n: (f'Bu {x} {dat(n)} çox yaraşır.', f'Bu {x} {acc(n)} çox yaraşır.'), ['paltar', 'papaq', 'köynək', 'şərf', 'don', 'palto'], NAMES)
+_gov('gov_give_dat', dat, acc, ['qonşu', 'satıcı', 'müəllim', 'sürücü', 'gözətçi', 'katib'], 'açarı verdi')
+_gov('gov_show_dat', dat, acc, ['həkim', 'müəllim', 'polis', 'usta', 'qonaq', 'direktor'], 'şəkilləri göstərdi')
+_gov('gov_graduate_acc', acc, abl, ['universitet', 'məktəb', 'kollec', 'akademiya', 'konservatoriya', 'lisey'], 'əla qiymətlə bitirdi')
+_gov('gov_protect_abl', abl, acc, ['soyuq/soyuğ', 'günəş', 'yağış', 'külək', 'toz', 'xəstəlik/xəstəliy'], 'diqqətlə qorunur')
+
+_space('space_get_off_abl', abl, loc, ['avtobus', 'qatar', 'taksi', 'metro', 'təyyarə'], ['tələsik', 'ehtiyatla', 'yavaşca', 'gülə-gülə'], 'düşdü')
+_space('space_board_dat', dat, loc, ['avtobus', 'qatar', 'taksi', 'təyyarə', 'gəmi', 'metro'], ['tələsik', 'səhər', 'son anda', 'birinci'], 'mindi')
+_space('space_walk_loc', loc, dat, ['sahil', 'bulvar', 'park', 'meşə', 'bağ', 'meydan'], ['axşam', 'saatlarla', 'tək', 'dostları ilə'], 'gəzdi')
+_space('space_pour_dat', dat, loc, ['stəkan', 'qab', 'vedrə', 'fincan', 'butulka'], ['ehtiyatla', 'tələsik', 'yavaşca', 'bir az'], 'su tökdü')
+
+_pp('pp_boyu_nom', nom, dat, ['yol', 'gün', 'il', 'gecə', 'sahil', 'çay'], 'boyu', NAMES[:14], ['mahnı oxudu', 'danışdı', 'yatdı', 'gülümsədi'])
+_pp('pp_sari_dat', dat, abl, ['ev', 'dəniz', 'meşə', 'qapı', 'pəncərə', 'dağ'], 'sarı', NAMES[8:20], ['qaçdı', 'baxdı', 'getdi', 'döndü'])
+_pp('pp_uzre_nom', nom, dat, ['riyaziyyat', 'tarix', 'fizika', 'kimya', 'biologiya', 'coğrafiya'], 'üzrə', NAMES[2:14], ['müəllimdir', 'olimpiadada qalib gəldi', 'dərs deyir', 'mütəxəssisdir'])
+_pp('pp_cox_abl', abl, dat, NAMES[10:20], 'çox', NAMES[:10], ['oxuyur', 'işləyir', 'danışır', 'gülür'])
+
+for _nm, _vps in [('wash', [(acc(pl(x)), 'yu') for x in ['qab', 'paltar', 'pəncərə', 'maşın', 'xalça']]),
+                  ('plant', [(x, 'ək') for x in ['gül', 'ağac', 'kartof', 'pomidor', 'soğan']])]:
+    _tense2(f'tense_past_{_nm}', _vps, _PAST_ADV, past, fut)
+    _tense2(f'tense_future_{_nm}', _vps, _FUT_ADV, fut, past)
+
+_acc_obj('acc_dem_sing', 'oxu', ['mahnı', 'şeir', 'laylay', 'marş', 'nəğmə'], ['ürəkdən', 'səhnədə', 'ucadan', 'ilk dəfə'], det='həmin')
+_acc_obj('acc_dem_repair', 'düzəlt', ['saat', 'radio', 'velosiped', 'kompüter', 'qapı'], ['tez', 'pulsuz', 'bir saata', 'səliqə ilə'])
+frame('accusative_marking', 'acc_not_on_drink_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['çay', 'süd', 'kompot', 'ayran', 'şirə'], ['çox şirindir', 'hələ istidir', 'təzədir', 'soyuyub'])
+frame('accusative_marking', 'acc_not_on_plant_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['gül', 'ağac', 'kol', 'lalə', 'çinar'], ['çox qocadır', 'yenicə çiçək açıb', 'qurumağa başlayıb', 'bizim bağdadır'])
+
+_cop('copula_family', ['müəllim ailəsindən', 'kənd ailəsindən', 'böyük ailədən', 'kasıb ailədən', 'həkim ailəsindən'], ['əslən', 'doğrudan da', 'həqiqətən'])
+_cop('copula_guest', [f'{gen(n)} qonağı' for n in NAMES[:10]], ['bu gün', 'bu axşam', 'iki gündür', 'yenə'])
+_cop('copula_blame', ['haqlı', 'günahkar', 'günahsız', 'məsul'], ['bu dəfə', 'əlbəttə', 'tamamilə', 'yenə'])
+
+frame('negative_polarity', 'neg_nobody_came', lambda x, t: (f'{t} {dat(x)} heç kim gəlmədi.', f'{t} {dat(x)} heç kim gəldi.'), PLACES, ['Dünən', 'Bu gün', 'Səhər', 'Bazar günü', 'Axşam'])
+_nene('neg_ne_ne_shop_past', PERSONS, [('çay', 'su', 'iç'), ('alma', 'armud', 'al'), ('kitab', 'jurnal', 'oxu'), ('ütü', 'tozsoran', 'işlət')], ['səhər', 'nahar vaxtı', 'yolda', 'orada'], past, past_neg)
+
+frame('possessive_agreement', 'poss_kin_age', lambda p, k, t: (f'{cap(PRON_GEN[p])} {poss(k, p)} {t} yaşındadır.', f'{cap(PRON_GEN[p])} {poss(k, _wrong(f"{k}{t}{p}", p))} {t} yaşındadır.'),
+      PERSONS, KIN, ['on', 'iyirmi', 'otuz', 'əlli', 'yetmiş'])
+frame('possessive_agreement', 'poss_work_place', lambda p, h, pr: (f'{cap(PRON_GEN[p])} {poss(h, p)} {pr}.', f'{cap(PRON_GEN[p])} {poss(h, _wrong(f"{h}{pr}{p}", p))} {pr}.'),
+      PERSONS, ['məktəb', 'universitet', 'mağaza', 'ofis', 'otaq/otağ'], ['evə yaxındır', 'çox uzaqdır', 'ikinci mərtəbədədir', 'yeni təmir olunub'])
