@@ -1,4 +1,4 @@
-"""Build the bundled lm-eval task data of azllm (task set v2) into `azllm/tasks/`:
+"""Build the bundled lm-eval task data of azllm (task set v4) into `azllm/tasks/`:
 
 - `az_grammar.jsonl`: minimal pairs (grammatical, ungrammatical) from the families of `grammar.py`;
 - `az_reading.jsonl`: questions over the passages of `reading.txt`, every option an entity the passage names;
