@@ -29,7 +29,7 @@ import grammar as G                                           # noqa: E402  (the
 
 SEED = 20261217
 FAMILY_MAX = 15               # no template family contributes more than this many items
-PHENOMENON_MAX = 1200          # task set v4: power comes from more frames (v3: 400); a phenomenon takes 14 pairs from each
+PHENOMENON_MAX = 1500          # task set v4: power comes from more frames (v3: 400); a phenomenon takes 14 pairs from each
 GRAMMAR_PER_FAMILY = 14
 CANDIDATES = 12            # candidates drawn from each family of a phenomenon at every step of the grammar builder
 FAMILY_SPREAD = 0.3        # cost of one more pair in a family: keeps the families of a phenomenon near even

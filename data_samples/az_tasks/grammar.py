@@ -987,7 +987,7 @@ _gov('gov_wonder_dat', lambda x: 'bu ' + dat(x), lambda x: 'bu ' + acc(x), ['xə
 _gov('gov_laugh_dat', lambda x: 'bu ' + dat(x), lambda x: 'bu ' + acc(x), ['zarafat', 'lətifə', 'hekayə', 'söz', 'şəkil/şəkl', 'film'], 'ürəkdən güldü')
 _gov_kin('gov_angry_dat', lambda k: poss_dat(k, 3), lambda k: acc(poss(k, 3)), ['yenə', 'bir az', 'boş yerə', 'axşam'], 'hirsləndi')
 _gov('gov_refuse_abl', lambda x: 'bu ' + abl(x), lambda x: 'bu ' + acc(x), ['təklif', 'kömək/köməy', 'hədiyyə', 'iş', 'pul', 'səfər'], 'imtina etdi')
-_gov('gov_complain_abl', lambda x: abl(pl(x)), lambda x: acc(pl(x)), ['qonşu', 'müdir', 'satıcı', 'sürücü', 'usta', 'həkim'], 'rəhbərliyə şikayət etdi')
+_gov('gov_complain_abl', lambda x: abl(pl(x)), lambda x: loc(pl(x)), ['qonşu', 'müdir', 'satıcı', 'sürücü', 'usta', 'həkim'], 'tez-tez şikayət edir')   # not the accusative: onu direktora şikayət etdi is Azerbaijani
 _gov('gov_take_part_loc', loc, abl, ['yarış', 'müsabiqə', 'konfrans', 'iclas', 'festival', 'seminar', 'olimpiada'], 'fəal iştirak etdi')
 _gov('gov_interested_ins', ins, dat, ['tarix', 'idman', 'siyasət', 'futbol', 'kino', 'şahmat', 'memarlıq'], 'çox maraqlanır')
 _gov('gov_busy_ins', ins, dat, ['idman', 'musiqi', 'rəsm', 'ticarət', 'tərcümə', 'elm'], 'ciddi məşğul olur')
@@ -995,7 +995,7 @@ _gov_kin('gov_meet_ile', lambda k: ins(poss(k, 3)), lambda k: acc(poss(k, 3)), [
 _gov_kin('gov_respect_dat', lambda k: poss_dat(k, 3), lambda k: poss_abl(k, 3), ['həmişə', 'çox', 'ürəkdən', 'hər zaman'], 'hörmət edir')
 _gov('gov_approach_dat', dat, acc, ['stansiya', 'körpü', 'sahil', 'şəhər', 'kənd', 'qapı', 'sərhəd'], 'yavaş-yavaş yaxınlaşdı')
 _gov('gov_touch_dat', dat, abl, ['şəkil/şəkl', 'divar', 'stol', 'güzgü', 'pəncərə', 'telefon'], 'ehtiyatla toxundu')
-_gov('gov_hurry_dat', dat, abl, ['qatar', 'dərs', 'iş', 'görüş', 'avtobus', 'iclas'], 'çox tələsirdi')
+_gov('gov_hurry_dat', dat, acc, ['qatar', 'dərs', 'iş', 'görüş', 'avtobus', 'iclas'], 'çox tələsirdi')       # not the ablative: dərsdən evə tələsirdi is Azerbaijani
 _gov('gov_search_acc', acc, dat, ['açar', 'çanta', 'telefon', 'pişik/pişiy', 'eynək/eynəy', 'pasport'], 'hər yerdə axtarır')
 _gov('gov_guard_acc', acc, dat, ['uşaq/uşağ', 'ev', 'vətən', 'sərhəd', 'meşə', 'bağ'], 'gecə-gündüz qoruyur')
 _gov('gov_choose_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['yol', 'peşə', 'universitet', 'rəng', 'kitab', 'paltar'], 'özü seçdi')
@@ -1047,7 +1047,7 @@ _acc_obj('acc_dem_wash', 'yu', ['köynək/köynəy', 'maşın', 'xalça', 'pərd
 _acc_obj('acc_dem_watch', 'izlə', ['film', 'tamaşa', 'serial', 'oyun', 'veriliş'], ['maraqla', 'iki dəfə', 'axşam', 'televizorda'], det='həmin')
 _acc_obj('acc_dem_lose', 'itir', ['açar', 'üzük/üzüy', 'pul kisəsi', 'qələm', 'dəftər'], ['dünən', 'yenə', 'yolda', 'məktəbdə'])
 _acc_obj('acc_dem_bring', 'gətir', ['kitab', 'stul', 'çanta', 'paltar', 'hədiyyə'], ['evə', 'səhər', 'tələsik', 'özü ilə'], det='həmin')
-frame('accusative_marking', 'acc_name_see', lambda s, n, w: (f'{s} {acc(n)} {w} gördü.', f'{s} {n} {w} gördü.'),
+frame('accusative_marking', 'acc_name_see', lambda s, n, w: (f'{s} {w} {acc(n)} gördü.', f'{s} {w} {n} gördü.'),   # the adverb first: no reading of 'Polis Elvin' as one name
       ['Polis', 'Qonşu', 'Sürücü', 'Həkim', 'Satıcı'], NAMES, ['bazarda', 'dünən', 'uzaqdan', 'pəncərədən'])
 frame('accusative_marking', 'acc_not_on_place_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
       ['park', 'bağ', 'meydan', 'küçə', 'bulvar', 'məhəllə', 'muzey'], ['çox gözəldir', 'hələ təmirdədir', 'həmişə sakitdir', 'şəhərin mərkəzindədir'])
@@ -1112,8 +1112,6 @@ _agree('agree_futneg_sell', fut_neg, 'sat', ['bu evi', 'köhnə maşını', 'ba�
 
 frame('verb_case_government', 'gov_belong_dat', lambda x, n: (f'Bu {x} {dat(n)} məxsusdur.', f'Bu {x} {acc(n)} məxsusdur.'), ['kitab', 'maşın', 'ev', 'çanta', 'saat', 'bağ'], NAMES)
 frame('verb_case_government', 'gov_suit_dat', lambda x, n: (f'Bu {x} {dat(n)} çox yaraşır.', f'Bu {x} {acc(n)} çox yaraşır.'), ['paltar', 'papaq', 'köynək', 'şərf', 'don', 'palto'], NAMES)
-_gov('gov_give_dat', dat, acc, ['qonşu', 'satıcı', 'müəllim', 'sürücü', 'gözətçi', 'katib'], 'açarı verdi')
-_gov('gov_show_dat', dat, acc, ['həkim', 'müəllim', 'polis', 'usta', 'qonaq', 'direktor'], 'şəkilləri göstərdi')
 _gov('gov_graduate_acc', acc, abl, ['universitet', 'məktəb', 'kollec', 'akademiya', 'konservatoriya', 'lisey'], 'əla qiymətlə bitirdi')
 _gov('gov_protect_abl', abl, acc, ['soyuq/soyuğ', 'günəş', 'yağış', 'külək', 'toz', 'xəstəlik/xəstəliy'], 'diqqətlə qorunur')
 
@@ -1125,7 +1123,7 @@ _space('space_pour_dat', dat, loc, ['stəkan', 'qab', 'vedrə', 'fincan', 'butul
 _pp('pp_boyu_nom', nom, dat, ['yol', 'gün', 'il', 'gecə', 'sahil', 'çay'], 'boyu', NAMES[:14], ['mahnı oxudu', 'danışdı', 'yatdı', 'gülümsədi'])
 _pp('pp_sari_dat', dat, abl, ['ev', 'dəniz', 'meşə', 'qapı', 'pəncərə', 'dağ'], 'sarı', NAMES[8:20], ['qaçdı', 'baxdı', 'getdi', 'döndü'])
 _pp('pp_uzre_nom', nom, dat, ['riyaziyyat', 'tarix', 'fizika', 'kimya', 'biologiya', 'coğrafiya'], 'üzrə', NAMES[2:14], ['müəllimdir', 'olimpiadada qalib gəldi', 'dərs deyir', 'mütəxəssisdir'])
-_pp('pp_cox_abl', abl, dat, NAMES[10:20], 'çox', NAMES[:10], ['oxuyur', 'işləyir', 'danışır', 'gülür'])
+_pp('pp_cox_abl', abl, dat, NAMES[10:20], 'çox', NAMES[:10], ['işləyir', 'yatır', 'yeyir', 'səhv edir'])   # verbs that take no dative (Eminə çox gülür is Azerbaijani)
 
 for _nm, _vps in [('wash', [(acc(pl(x)), 'yu') for x in ['qab', 'paltar', 'pəncərə', 'maşın', 'xalça']]),
                   ('plant', [(x, 'ək') for x in ['gül', 'ağac', 'kartof', 'pomidor', 'soğan']])]:
@@ -1150,3 +1148,53 @@ frame('possessive_agreement', 'poss_kin_age', lambda p, k, t: (f'{cap(PRON_GEN[p
       PERSONS, KIN, ['on', 'iyirmi', 'otuz', 'əlli', 'yetmiş'])
 frame('possessive_agreement', 'poss_work_place', lambda p, h, pr: (f'{cap(PRON_GEN[p])} {poss(h, p)} {pr}.', f'{cap(PRON_GEN[p])} {poss(h, _wrong(f"{h}{pr}{p}", p))} {pr}.'),
       PERSONS, ['məktəb', 'universitet', 'mağaza', 'ofis', 'otaq/otağ'], ['evə yaxındır', 'çox uzaqdır', 'ikinci mərtəbədədir', 'yeni təmir olunub'])
+
+# -- v4, third batch. The accusative against the dative as often as the dative against the accusative in case government
+# (the first two batches had it mostly the other way: an untrained az4k twin that happens to like the dative's tokens scored
+# 0.540 on the phenomenon over three seeds), and more agreement, tense, copula and possessive frames for power
+_gov('gov_read_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['məktub', 'məqalə', 'kitab', 'xəbər', 'elan', 'mesaj'], 'diqqətlə oxudu')
+_gov('gov_remember_acc', lambda x: 'o ' + acc(x), lambda x: 'o ' + dat(x), ['gün', 'səfər', 'toy', 'dərs', 'görüş', 'hadisə'], 'yaxşı xatırlayır')
+_gov('gov_understand_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['sual', 'qayda', 'mətn', 'tapşırıq', 'məsələ', 'cavab'], 'tez başa düşdü')
+_gov('gov_forget_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['ünvan', 'nömrə', 'şifrə', 'tarix', 'ad', 'mahnı'], 'tamam unutdu')
+_gov('gov_repair_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['maşın', 'saat', 'velosiped', 'qapı', 'kran', 'soba'], 'özü təmir etdi')
+_gov_kin('gov_praise_acc', lambda k: acc(poss(k, 3)), lambda k: poss_dat(k, 3), ['hamının yanında', 'ürəkdən', 'yenə', 'həmişə'], 'təriflədi')
+
+_agree('agree_past_cook', past, 'bişir', ['şorba', 'kökə', 'paxlava', 'düşbərə', 'qovurma'], ['axşam', 'bayram üçün', 'ilk dəfə', 'tələsik'])
+_agree('agree_past_play', past, 'oyna', ['şahmat', 'nərd', 'futbol', 'tennis', 'domino'], ['dünən', 'bütün axşam', 'parkda', 'nahardan sonra'])
+_agree('agree_past_live', past, 'yaşa', [loc(c) for c in CITIES], ['uşaqlıqda', 'uzun müddət', 'on il', 'bir vaxtlar'])
+_agree('agree_past_work', past, 'işlə', [loc(x) for x in PLACES], ['keçən il', 'gənc ikən', 'bir müddət', 'uzun illər'])
+_agree('agree_past_learn', past, 'öyrən', ['ingilis dilini', 'üzməyi', 'şahmatı', 'maşın sürməyi', 'gitara çalmağı'], ['uşaqlıqda', 'tez', 'kursda', 'özbaşına'])
+_agree('agree_present_bring', pres, 'gətir', ['çörək', 'su', 'meyvə', 'qəzet', 'süd'], ['hər səhər', 'bazardan', 'axşamlar', 'həmişə'])
+_agree('agree_present_take', pres, 'apar', ['uşaqları məktəbə', 'iti gəzməyə', 'nənəni bazara', 'qonşunu işə', 'qonaqları muzeyə'], ['hər səhər', 'həftədə bir', 'bəzən', 'maşınla'])
+_agree('agree_present_sell', pres, 'sat', ['meyvə', 'gül', 'kitab', 'paltar', 'köhnə əşya'], ['bazarda', 'internetdə', 'yayda', 'ucuz'])
+_agree('agree_present_buy', pres, 'al', ['təzə qəzet', 'isti çörək', 'kənd südü', 'ucuz meyvə', 'bir az pendir'], ['hər gün', 'köşkdən', 'səhərlər', 'adətən'])
+_agree('agree_present_play_music', pres, 'çal', ['tar', 'piano', 'gitara', 'skripka', 'kamança'], ['toylarda', 'axşamlar', 'hər gün', 'həvəslə'])
+_agree('agree_present_watch', pres, 'izlə', ['xəbərləri', 'serialı', 'futbol oyunlarını', 'filmləri', 'verilişi'], ['axşamlar', 'hər gün', 'maraqla', 'telefonda'])
+_agree('agree_future_write', fut, 'yaz', ['məktub', 'kitab', 'şeir', 'məqalə', 'hesabat'], ['sabah', 'tətildə', 'bu axşam', 'gələn ay'])
+_agree('agree_future_drink', fut, 'iç', ['dərman', 'çay', 'şirə', 'süd', 'su'], ['yeməkdən sonra', 'səhər', 'yatmazdan əvvəl', 'indi'])
+_agree('agree_future_talk', fut, 'danış', ['müəllimlə', 'direktorla', 'həkimlə', 'qonşularla', 'valideynlərlə'], ['sabah', 'bu barədə', 'telefonla', 'iclasdan sonra'])
+_agree('agree_future_win', fut, 'qazan', ['yarışı', 'oyunu', 'mükafatı', 'turniri', 'müsabiqəni'], ['mütləq', 'bu dəfə', 'asanlıqla', 'yenə'])
+_agree('agree_future_tour', fut, 'gəz', [acc(c) for c in CITIES], ['yayda', 'tətildə', 'gələn il', 'ailə ilə'])
+_agree('agree_pastneg_call', past_neg, 'et', [f'{dat(n)} zəng' for n in NAMES[12:22]], ['dünən', 'bayramda', 'vaxtında', 'bu həftə'])
+_agree('agree_presneg_know_person', pres_neg, 'tanı', [acc(n) for n in NAMES[12:]], ['hələ', 'yaxşı', 'şəxsən', 'artıq'])
+_agree('agree_futneg_come', fut_neg, 'gəl', [dat(x) for x in ['toy', 'iclas', 'dərs', 'məclis', 'görüş']], ['sabah', 'bu dəfə', 'vaxtında', 'axşam'])
+_agree('agree_pastneg_eat', past_neg, 'ye', ['səhər yeməyi', 'nahar', 'şam yeməyi', 'şirniyyat', 'ət'], ['bu gün', 'dünən', 'yolda', 'iclasda'])
+
+for _nm, _vps in [('learn', [(x, 'öyrən') for x in ['yeni mahnını', 'şeiri', 'qaydaları', 'yeni sözləri', 'rəqsi']]),
+                  ('sell', [(x, 'sat') for x in ['köhnə maşını', 'evi', 'velosipedi', 'xalçanı', 'kitabları']])]:
+    _tense2(f'tense_past_{_nm}', _vps, _PAST_ADV, past, fut)
+    _tense2(f'tense_future_{_nm}', _vps, _FUT_ADV, fut, past)
+
+_cop('copula_busy_with', [f'{x} məşğul' for x in ['işlə', 'dərslə', 'təmirlə', 'uşaqlarla', 'layihə ilə']], ['indi', 'bu gün', 'səhərdən', 'həmişə'])
+_cop('copula_at_event', [loc(x) for x in ['toy', 'iclas', 'konsert', 'dərs', 'məşq', 'imtahan']], ['indi', 'hələ', 'artıq', 'yenə'])
+_cop('copula_height', [f'{x} boylu' for x in ['uca', 'orta', 'balaca', 'hündür']], ['çox', 'bir az', 'ailədə ən', 'sinifdə ən'])
+_cop('copula_neighbour', [f'{gen(n)} qonşusu' for n in NAMES[10:20]], ['artıq', 'uzun illərdir', 'beş ildir', 'indi'])
+
+frame('possessive_agreement', 'poss_body_cold', lambda p, b, t: (f'{cap(PRON_GEN[p])} {poss(b, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(b, _wrong(f"{b}{t}{p}", p))} {t}.'),
+      PERSONS, ['əl', 'ayaq/ayağ', 'qulaq/qulağ', 'burun/burn', 'üz'], ['üşüyür', 'qızarıb', 'çox soyuqdur', 'yenə şişib'])
+frame('possessive_agreement', 'poss_clothes', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['köynək/köynəy', 'palto', 'ayaqqabı', 'papaq/papağ', 'şalvar'], ['çox köhnədir', 'yenə cırılıb', 'şkafdadır', 'təzə yuyulub'])
+frame('possessive_agreement', 'poss_mentor', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['müəllim', 'həkim', 'məşqçi', 'rəhbər', 'usta'], ['çox tələbkardır', 'bu gün gəlmədi', 'məzuniyyətdədir', 'hamıya kömək edir'])
+frame('possessive_agreement', 'poss_view_abl', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss_abl(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss_abl(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['otaq/otağ', 'pəncərə', 'balkon', 'ev', 'bağ'], ['dəniz görünür', 'gözəl mənzərə açılır', 'səs gəlir', 'işıq görünür'])
