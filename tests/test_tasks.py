@@ -277,17 +277,28 @@ def test_readme_floor_tables_are_rendered_from_the_floors_file(floors):
     assert floors.render_readme(res, text) == text, 'run: python benchmarks/task_floors.py --render'
 
 
+LL_TOLERANCE = 0.25   # nats: lm-eval's option log-likelihoods differ from the in-process scorer's by up to 0.16 on the prompted tasks (0 on grammar)
+
 def test_the_scorer_agrees_with_lm_eval(floors, builder, one_thread):
-    "The in-process scorer gives lm-eval's own accuracy on the same items (so the floors above are lm-eval's floors)."
+    """The in-process scorer gives lm-eval's own log-likelihoods on the same items (so the floors above are lm-eval's floors):
+    every option within LL_TOLERANCE nats, and the same right/wrong on every item whose two best options lie further apart
+    than that. A wrong prompt, delimiter or token would move an option by a whole token, several nats for an untrained model;
+    what is left is numerics (measured on this CPU: 0.000 on az_grammar, 0.044 on az_reading, 0.159 on az_knowledge, whose
+    first 24 items of task set v4 hold a near tie of 0.024 nats that lm-eval resolves the other way)."""
     pytest.importorskip('lm_eval')
     from azllm.model import load_model
-    from azllm.harness import harness_results, task_scores
+    from azllm.harness import harness_results
     tok = builder.shortcut_tokenizers()['az4k']
     model = load_model('preset:llama-tiny', tok, seed=0).eval()
-    theirs = task_scores(harness_results(model, tok, list(HEADLINE), limit=24, offline=True))
+    raw = harness_results(model, tok, list(HEADLINE), limit=24, offline=True, log_samples=True)
     for t in HEADLINE:
-        items = rows(t)[:24]
-        assert floors.accuracy(floors.loglikelihoods(model, tok, t, items), items) == pytest.approx(theirs[t]['acc']['value']), t
+        items = rows(t)[:24]; mine = floors.loglikelihoods(model, tok, t, items)
+        theirs = {int(s['doc_id']): ([float(r[0]) for r in s['filtered_resps']], s['acc']) for s in raw['samples'][t]}
+        assert sorted(theirs) == list(range(24)), t
+        for d, (ll, acc) in theirs.items():
+            assert max(abs(a - b) for a, b in zip(mine[d], ll)) <= LL_TOLERANCE, (t, d, mine[d], ll)
+            top = sorted(mine[d], reverse=True)
+            if top[0] - top[1] > LL_TOLERANCE: assert floors.correct([mine[d]], [items[d]]) == [bool(acc)], (t, d)
 
 
 # ---------------------------------------------------------------------------------------------- no leak from the training data
