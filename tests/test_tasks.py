@@ -208,8 +208,8 @@ def floors():
 
 def check_untrained(floors, builder, seeds, limit):
     """Each run at chance over each task: chance inside its 95% interval from a bootstrap over item families (two items of a
-    family are answered alike more often than two of different families, so ± 2 binomial SE is too narrow for one run on 2,478
-    grammar pairs in 177 frames); with every item, also per kind (Bonferroni over the runs: one per kind and tokenizer)."""
+    family are answered alike more often than two of different families, so ± 2 binomial SE is too narrow for one run on 5,558
+    grammar pairs in 397 frames); with every item, also per kind (Bonferroni over the runs: one per kind and tokenizer)."""
     per_item = floors.untrained_correct(seeds, limit, builder)
     scores = floors.untrained_scores(per_item=per_item)
     runs = sum(len({it[KIND[t]] for it in rows(t)}) for t in HEADLINE) * len(per_item) * len(seeds)
