@@ -690,7 +690,8 @@ def pair_sentence(task:str, metric:str, a:str, b:str, # the task, metric and the
     if constant:
         return (f"{task} {metric}: {a} − {b} = {ci}: no verdict, constant output: {' and '.join(constant)} wrote the same answer to every item, "
                 "so the score rates that one text, not the model.")
-    mde = f" (a difference of ±{r['mde']:.{digits}f} would be detected with {r.get('power', POWER):.0%} power)" if 'mde' in r else ''
+    mde = ('' if 'mde' not in r else f" (the two models score every item alike: no item tells them apart)" if r['mde'] <= 0 else
+           f" (a difference of ±{r['mde']:.{digits}f} would be detected with {r.get('power', POWER):.0%} power)")
     if r['low'] <= 0 <= r['high']: return f"{task} {metric}: {a} − {b} = {ci}: within noise, these items cannot tell {a} from {b}{mde}."
     if within_noise(r, level): return (f"{task} {metric}: {a} − {b} = {ci}: the bootstrap interval leaves out zero but McNemar's test "
                                        f"does not ({fmt_p(r['p_mcnemar'])}): within noise, these items cannot tell {a} from {b}{mde}.")
@@ -702,7 +703,8 @@ def verdict(p:dict, # one test of `controls`
            ) -> str:
     "A test's verdict in a table cell: better/worse (the metric's direction respected), within noise with the detectable difference, or constant output."
     if p.get('constant'): return 'constant output: no verdict'
-    if p['within_noise']: return f"within noise (detects ±{p['mde']:.{p.get('digits', 3)}f})" if 'mde' in p else 'within noise'
+    if p['within_noise']: return ('within noise' if 'mde' not in p else 'within noise (every item scored alike)' if p['mde'] <= 0
+                                  else f"within noise (detects ±{p['mde']:.{p.get('digits', 3)}f})")
     better = (p['diff'] > 0) == p['higher_is_better']
     if vs == 'floor': return 'better than floor' if better else 'worse than floor'
     return f"{p['a'] if better else p['b']} better"
@@ -784,7 +786,7 @@ def pairs_table(c:dict, # from `controls`
              'difference': f(p, p['diff']), f"{c['level']:.0%} interval": f"[{f(p, p['low'])}, {f(p, p['high'])}]",
              'p (bootstrap)': fmt_p(p['p'])[4:] if p['p'] >= 0.001 else '< 0.001',
              'p (McNemar)': ('' if 'p_mcnemar' not in p else fmt_p(p['p_mcnemar'])[4:] if p['p_mcnemar'] >= 0.001 else '< 0.001'),
-             f"detectable ({p.get('power', POWER):.0%} power)": f"±{p['mde']:.{p.get('digits', 3)}f}" if 'mde' in p else '',
+             f"detectable ({p.get('power', POWER):.0%} power)": ('' if 'mde' not in p else 'none: every item scored alike' if p['mde'] <= 0 else f"±{p['mde']:.{p.get('digits', 3)}f}"),
              'verdict': verdict(p)}
             for p in c['pairs'] if p['floor'] == floors]
     return pd.DataFrame(rows).set_index('task metric') if rows else pd.DataFrame()

@@ -271,15 +271,20 @@ def main(argv=None):
     if Path(a.out).resolve() == OUT.resolve(): README.write_text(render_readme(res, README.read_text(encoding='utf-8')), encoding='utf-8'); print(f'rendered the floor tables of {README}')
 
 def markdown_table(res) -> str:
-    "One row per strategy or untrained model, one column per task: score, and whether it lies within chance ± 2 SE."
+    """One row per strategy or untrained model, one column per task. A shortcut: its score, **out** beyond chance ± 2 SE. An
+    untrained model: its score with its 95% interval over item families, **out** where that interval misses chance (the rule
+    tests/test_tasks.py checks: items of a family are answered alike, so ± 2 binomial SE is too narrow for one run)."""
     head = '| floor | ' + ' | '.join(f"{t} (chance {res['chance'][t]} ± {res['two_se'][t]:.3f})" for t in HEADLINE) + ' |'
     lines = [head, '|---|' + '---|' * len(HEADLINE)]
     cell = lambda t, v: f"{v:.3f}" + ('' if abs(v - res['chance'][t]) <= res['two_se'][t] else ' **out**')
+    def twin(t, tok, seed):
+        iv = res['twin_intervals'][tok][t][seed]
+        return f"{iv['value']:.3f} [{iv['low']:.3f}, {iv['high']:.3f}]" + ('' if iv['low'] <= res['chance'][t] <= iv['high'] else ' **out**')
     for s in res['shortcuts']['az_reading']:
         lines.append(f'| {s} | ' + ' | '.join(cell(t, res['shortcuts'][t][s]) if s in res['shortcuts'][t] else '—' for t in HEADLINE) + ' |')
     for tokname, per in res['untrained'].items():
         for seed in per[HEADLINE[0]]:
-            lines.append(f'| untrained llama-tiny, {tokname}, seed {seed} | ' + ' | '.join(cell(t, per[t][seed]) for t in HEADLINE) + ' |')
+            lines.append(f'| untrained llama-tiny, {tokname}, seed {seed} [family interval] | ' + ' | '.join(twin(t, tokname, seed) for t in HEADLINE) + ' |')
     return '\n'.join(lines)
 
 def kind_rule(res) -> dict:

@@ -59,14 +59,14 @@ def test_headline_size_families_and_ids(tasks):
         assert not fam or max(fam.values()) <= 15, (n, fam.most_common(3))      # no template family over 15 items
     g = tasks['az_grammar']
     phen = Counter(it['phenomenon'] for it in g)
-    assert len(phen) >= 10 and max(phen.values()) <= 400, phen                # task set v3: 13 phenomena, 173 frames
-    assert len(g) >= 2450 and len({it['family'] for it in g}) >= 175
+    assert len(phen) >= 10 and max(phen.values()) <= 1500, phen               # task set v4: 13 phenomena, 397 frames
+    assert len(g) >= 5500 and len({it['family'] for it in g}) >= 390
     r = tasks['az_reading']
-    assert len({it['passage'] for it in r}) >= 60 and len(r) >= 320            # 368 written, less those sentence matching answers
+    assert len({it['passage'] for it in r}) >= 140 and len(r) >= 540           # 625 written, less those sentence matching answers
     assert set(it['question_type'] for it in r) == {'who', 'where', 'when', 'how_many', 'what'}
     for n in HEADLINE:                                                          # every kind big enough for its ±2 SE to bite
         kinds = Counter(it[KIND[n]] for it in tasks[n])
-        assert min(kinds.values()) >= 21, (n, kinds)                            # how_many: 26, less 5 that sentence matching answers
+        assert min(kinds.values()) >= 21, (n, kinds)                            # task set v4: where, 65; how_many, 67 (after sentence matching)
     k = tasks['az_knowledge']
     assert set(it['topic'] for it in k) == {'culture', 'geography', 'history', 'science', 'everyday'}
 
@@ -119,6 +119,8 @@ def harmonic_suffix(stem:str, suffix:str) -> bool:
     return True
 
 
+ALTERNATIONS = ({'t', 'd'}, {'k', 'y'}, {'q', 'ğ'})   # a stem's last consonant before a vowel: get/ged, çörək/çörəy, uşaq/uşağ
+
 def test_grammar_uses_real_word_forms_only(tasks):
     """No non-words (the old task's `çörəkı`): each word where the two sentences differ occurs in az_train.txt, or is the stem
     it shares with its counterpart plus a suffix that obeys vowel harmony (the words both share come from the lexicons)."""
@@ -132,6 +134,7 @@ def test_grammar_uses_real_word_forms_only(tasks):
         for x, y in [(x, y) for x, y in zip(g, b) if x != y] + [(y, x) for x, y in zip(g, b) if x != y]:
             if x in known: continue
             stem = next(x[:n] for n in range(len(x), 0, -1) if y.startswith(x[:n]) or n == 1)
+            if len(stem) < len(x) and len(stem) < len(y) and {x[len(stem)], y[len(stem)]} in ALTERNATIONS: stem = x[:len(stem) + 1]   # et-məyəcəyik / ed-əcəyik
             assert len(stem) >= 2 and harmonic_suffix(stem, x[len(stem):]), (it['id'], x, y)
             checked += 1
     assert checked > 100
@@ -154,7 +157,7 @@ def test_reading_options_all_come_from_the_passage(builder, tasks):
         assert all(builder.mentions(it['passage'], c) for c in it['choices']), it['id']
         assert not any(builder.mentions(it['question'], c) for c in it['choices']), it['id']
     per = Counter(it['family'] for it in tasks['az_reading'])
-    assert len(per) >= 90 and max(per.values()) == 4                           # a passage may have lost questions to sentence matching
+    assert len(per) >= 140 and max(per.values()) <= 6                          # task set v4: up to six questions a passage, less those sentence matching answers
 
 
 def test_knowledge_asks_each_fact_once_with_options_of_similar_length(tasks):
@@ -205,8 +208,8 @@ def floors():
 
 def check_untrained(floors, builder, seeds, limit):
     """Each run at chance over each task: chance inside its 95% interval from a bootstrap over item families (two items of a
-    family are answered alike more often than two of different families, so ± 2 binomial SE is too narrow for one run on 2,478
-    grammar pairs in 177 frames); with every item, also per kind (Bonferroni over the runs: one per kind and tokenizer)."""
+    family are answered alike more often than two of different families, so ± 2 binomial SE is too narrow for one run on 5,558
+    grammar pairs in 397 frames); with every item, also per kind (Bonferroni over the runs: one per kind and tokenizer)."""
     per_item = floors.untrained_correct(seeds, limit, builder)
     scores = floors.untrained_scores(per_item=per_item)
     runs = sum(len({it[KIND[t]] for it in rows(t)}) for t in HEADLINE) * len(per_item) * len(seeds)
@@ -277,17 +280,28 @@ def test_readme_floor_tables_are_rendered_from_the_floors_file(floors):
     assert floors.render_readme(res, text) == text, 'run: python benchmarks/task_floors.py --render'
 
 
+LL_TOLERANCE = 0.25   # nats: lm-eval's option log-likelihoods differ from the in-process scorer's by up to 0.16 on the prompted tasks (0 on grammar)
+
 def test_the_scorer_agrees_with_lm_eval(floors, builder, one_thread):
-    "The in-process scorer gives lm-eval's own accuracy on the same items (so the floors above are lm-eval's floors)."
+    """The in-process scorer gives lm-eval's own log-likelihoods on the same items (so the floors above are lm-eval's floors):
+    every option within LL_TOLERANCE nats, and the same right/wrong on every item whose two best options lie further apart
+    than that. A wrong prompt, delimiter or token would move an option by a whole token, several nats for an untrained model;
+    what is left is numerics (measured on this CPU: 0.000 on az_grammar, 0.044 on az_reading, 0.159 on az_knowledge, whose
+    first 24 items of task set v4 hold a near tie of 0.024 nats that lm-eval resolves the other way)."""
     pytest.importorskip('lm_eval')
     from azllm.model import load_model
-    from azllm.harness import harness_results, task_scores
+    from azllm.harness import harness_results
     tok = builder.shortcut_tokenizers()['az4k']
     model = load_model('preset:llama-tiny', tok, seed=0).eval()
-    theirs = task_scores(harness_results(model, tok, list(HEADLINE), limit=24, offline=True))
+    raw = harness_results(model, tok, list(HEADLINE), limit=24, offline=True, log_samples=True)
     for t in HEADLINE:
-        items = rows(t)[:24]
-        assert floors.accuracy(floors.loglikelihoods(model, tok, t, items), items) == pytest.approx(theirs[t]['acc']['value']), t
+        items = rows(t)[:24]; mine = floors.loglikelihoods(model, tok, t, items)
+        theirs = {int(s['doc_id']): ([float(r[0]) for r in s['filtered_resps']], s['acc']) for s in raw['samples'][t]}
+        assert sorted(theirs) == list(range(24)), t
+        for d, (ll, acc) in theirs.items():
+            assert max(abs(a - b) for a, b in zip(mine[d], ll)) <= LL_TOLERANCE, (t, d, mine[d], ll)
+            top = sorted(mine[d], reverse=True)
+            if top[0] - top[1] > LL_TOLERANCE: assert floors.correct([mine[d]], [items[d]]) == [bool(acc)], (t, d)
 
 
 # ---------------------------------------------------------------------------------------------- no leak from the training data

@@ -1,4 +1,4 @@
-"""Build the bundled lm-eval task data of azllm (task set v2) into `azllm/tasks/`:
+"""Build the bundled lm-eval task data of azllm (task set v4) into `azllm/tasks/`:
 
 - `az_grammar.jsonl`: minimal pairs (grammatical, ungrammatical) from the families of `grammar.py`;
 - `az_reading.jsonl`: questions over the passages of `reading.txt`, every option an entity the passage names;
@@ -29,10 +29,17 @@ import grammar as G                                           # noqa: E402  (the
 
 SEED = 20261217
 FAMILY_MAX = 15               # no template family contributes more than this many items
-PHENOMENON_MAX = 400           # task set v3: power comes from more frames; a phenomenon takes 13 pairs from each
+PHENOMENON_MAX = 1500          # task set v4: power comes from more frames (v3: 400); a phenomenon takes 14 pairs from each
 GRAMMAR_PER_FAMILY = 14
 CANDIDATES = 12            # candidates drawn from each family of a phenomenon at every step of the grammar builder
 FAMILY_SPREAD = 0.3        # cost of one more pair in a family: keeps the families of a phenomenon near even
+# Task set v4: cost of a pair whose sentences have as many tokens under a twin's tokenizer. An untrained twin picks the
+# sentence of fewer tokens whenever the counts differ (and the builder balances those at 0.5), but decides a tie by its
+# random weights' liking for the few tokens where the sentences differ; frames that share a suffix contrast then fall the
+# same way, and one seed's run over a phenomenon strays from chance by more than the binomial allows (v4's first build:
+# spatial_case, llama3 seed 2, 0.409). Fewer ties, less of that lottery.
+TIE_COST = 0.5
+TWIN_TOKENIZERS = ('llama3', 'az4k')
 LETTERS = 'ABCD'
 NEAR_DUP = 0.85               # two items whose character 5-gram Jaccard similarity reaches this are near duplicates
 
@@ -173,6 +180,10 @@ def grammar_items() -> list[dict]:
     def credit(pair):
         if pair not in feats: feats[pair] = strategy_credit([option_features(pair[0]), option_features(pair[1])], 0, GRAMMAR_STRATEGIES)
         return feats[pair]
+    def ties(pair):
+        "Under how many twin tokenizers the two sentences have as many tokens (an untrained twin then decides by its seed's liking for a few tokens)."
+        a, b = option_features(pair[0]), option_features(pair[1])
+        return sum(a[f'tokens_{k}'] == b[f'tokens_{k}'] for k in TWIN_TOKENIZERS)
     def pgrams(pair):
         if pair not in pair_grams: pair_grams[pair] = grams(pair[0] + ' ' + pair[1])
         return pair_grams[pair]
@@ -186,7 +197,7 @@ def grammar_items() -> list[dict]:
                 if count[name] >= FAMILY_MAX: continue
                 for pair in rng.sample(cands[name], min(CANDIDATES, len(cands[name]))):
                     if pair[0] in seen_sent or pair[1] in seen_sent: continue
-                    scored.append((_cost(totals, credit(pair), step, 0.5) + FAMILY_SPREAD * count[name], name, pair))
+                    scored.append((_cost(totals, credit(pair), step, 0.5) + FAMILY_SPREAD * count[name] + TIE_COST * ties(pair), name, pair))
             scored.sort(key=lambda x: x[0])                 # the cheapest candidate that is no near duplicate of a pair taken
             best = next(((name, pair) for _, name, pair in scored
                          if not any(jaccard(pgrams(pair), h) >= NEAR_DUP - 0.1 for h in fam_grams[name])
@@ -300,8 +311,8 @@ def mentions(text:str, entity:str) -> bool:
     return all(any(t.startswith(w) or (len(w) > 3 and t.startswith(w[:-1])) for t in tw) for w in words(entity))
 
 # What a reading question asks for, from the type of the entity that answers it (the `Q type:` of reading.txt)
-QUESTION_TYPES = {'who': ['person', 'poet'], 'where': ['place', 'street'], 'when': ['time', 'day'], 'how_many': ['number'],
-                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event', 'flower']}
+QUESTION_TYPES = {'who': ['person', 'poet'], 'where': ['place', 'street', 'country'], 'when': ['time', 'day', 'month'], 'how_many': ['number'],
+                  'what': ['thing', 'food', 'fruit', 'vegetable', 'animal', 'fish', 'color', 'vehicle', 'subject', 'sport', 'event', 'flower', 'tree']}
 QUESTION_TYPE = {t: q for q, ts in QUESTION_TYPES.items() for t in ts}
 
 def drop_shortcut_answerable(items:list[dict], kind:str, chance:float=0.25, z:float=1.0, strategies=('best_sentence_match',)) -> list[dict]:
@@ -537,6 +548,41 @@ TABLES_V3 = [
         ('cümə axşamı', 'dördüncü'), ('cümə', 'beşinci'), ('şənbə', 'altıncı')]),
 ]
 
+# Task set v4: more fact tables still (the power arithmetic of 40_eval asked for about 650 knowledge items), again small and
+# each its own family, on facts that neither knowledge.txt nor v3's tables ask (checked by hand: no fact asked twice in other words)
+TABLES_V4 = [
+    ('polygon-sides', 'science', '{x} neçə tərəfi var?', [('Üçbucağın', '3'), ('Kvadratın', '4'), ('Beşbucaqlının', '5'), ('Altıbucaqlının', '6'),
+        ('Səkkizbucaqlının', '8')], ['7', '10', '12']),
+    ('world-literature', 'culture', '{x} əsərinin müəllifi kimdir?', [('"Hamlet"', 'Uilyam Şekspir'), ('"Faust"', 'İohann Höte'), ('"İlahi komediya"', 'Dante Aligyeri'),
+        ('"Yevgeni Onegin"', 'Aleksandr Puşkin'), ('"Şahnamə"', 'Firdovsi'), ('"Robinzon Kruzo"', 'Daniel Defo'), ('"Balaca şahzadə"', 'Antuan de Sent-Ekzüperi'),
+        ('"Qulliverin səyahətləri"', 'Conatan Svift')]),
+    ('sport-kind', 'everyday', 'Hansı idman növündə {x}?', [('oyunçular raketka ilə topu tordan aşırır', 'tennis'), ('oyunçular buz üstündə şaybanı qapıya vurur', 'xokkey'),
+        ('top hündürdən asılmış səbətə atılır', 'basketbol'), ('idmançılar rinqdə əlcəklə döyüşür', 'boks'), ('idmançılar hovuzda yarışır', 'üzgüçülük'),
+        ('idmançı kamanla hədəfə ox atır', 'oxatma')]),
+    ('unit-count', 'science', '{x}', [('Bir kilometrdə neçə metr var?', '1000'), ('Bir sentnerdə neçə kiloqram var?', '100'), ('Bir santimetrdə neçə millimetr var?', '10'),
+        ('Bir hektarda neçə kvadratmetr var?', '10000')], ['500', '60', '12']),
+    ('animal-class-2', 'science', '{x} hansı heyvanlar sinfinə aiddir?', [('Pinqvin', 'quşlar'), ('Qurbağa', 'suda-quruda yaşayanlar'), ('Yarasa', 'məməlilər'),
+        ('Tısbağa', 'sürünənlər'), ('Qarışqa', 'həşəratlar'), ('Dəniz atı', 'balıqlar')]),
+    ('az-holiday', 'culture', 'Azərbaycanda {x} hansı tarixdə qeyd olunur?', [('Zəfər Günü', '8 noyabr'), ('Konstitusiya Günü', '12 noyabr'), ('Milli Dirçəliş Günü', '17 noyabr'),
+        ('Yeni il', '1 yanvar')], ['28 may', '15 iyun']),
+    ('largest-country', 'geography', '{x} ərazisinə görə ən böyük ölkə hansıdır?', [('Afrikada', 'Əlcəzair'), ('Cənubi Amerikada', 'Braziliya'),
+        ('Ərəb yarımadasında', 'Səudiyyə Ərəbistanı'), ('Şimali Amerikada', 'Kanada')], ['Argentina', 'Misir', 'Meksika']),
+    ('longest-river', 'geography', '{x} ən uzun çayı hansıdır?', [('Afrikanın', 'Nil'), ('Cənubi Amerikanın', 'Amazon'), ('Avropanın', 'Volqa'),
+        ('Şimali Amerikanın', 'Missisipi'), ('Asiyanın', 'Yantszı'), ('Avstraliyanın', 'Murrey')]),
+    ('capital-africa', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Nigeriya', 'Abuca'), ('Qana', 'Akkra'), ('Liviya', 'Tripoli'), ('Sudan', 'Xartum'),
+        ('Seneqal', 'Dakar'), ('Anqola', 'Luanda')]),
+    ('capital-americas', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Kolumbiya', 'Boqota'), ('Venesuela', 'Karakas'), ('Meksika', 'Mexiko'),
+        ('Uruqvay', 'Montevideo'), ('Ekvador', 'Kito'), ('Paraqvay', 'Asunsyon')]),
+    ('river-mouth', 'geography', '{x} çayı hansı dənizə tökülür?', [('Volqa', 'Xəzər dənizi'), ('Dunay', 'Qara dəniz'), ('Po', 'Adriatik dənizi'), ('Nil', 'Aralıq dənizi'),
+        ('Neva', 'Baltik dənizi')], ['Egey dənizi', 'Şimal dənizi']),
+    ('deficiency', 'science', 'Orqanizmdə {x} çatışmazlığı ən çox hansı xəstəliyə səbəb olur?', [('C vitamini', 'sinqa'), ('D vitamini', 'raxit'), ('yod', 'zob'),
+        ('dəmir', 'qansızlıq')], ['şəkərli diabet', 'qrip', 'angina']),
+    ('metal-use', 'science', 'Hansı metal {x}?', [('otaq temperaturunda maye halında olur', 'civə'), ('elektrik naqillərində ən çox işlədilir', 'mis'),
+        ('maqnitə ən yaxşı cəzb olunur', 'dəmir'), ('yüngül olduğu üçün təyyarə gövdəsində işlədilir', 'alüminium'), ('zamanla paslanmayan bahalı zinət metalıdır', 'qızıl')]),
+    ('landmark-city', 'geography', '{x} hansı şəhərdədir?', [('Big Ben saat qülləsi', 'London'), ('Kreml', 'Moskva'), ('Azadlıq heykəli', 'Nyu-York'),
+        ('Ayasofya', 'İstanbul'), ('Qızıl Qapı körpüsü', 'San-Fransisko'), ('Burc Xəlifə', 'Dubay')]),
+]
+
 
 def table_questions() -> list[dict]:
     "The fact tables as questions: (family, topic, question, answer, wrong-answer pool)."
@@ -554,7 +600,7 @@ def table_questions() -> list[dict]:
     add('animal-young', 'everyday', YOUNG, lambda x: f'{G.cap(x)} balasına nə deyilir?')
     add('antonym', 'everyday', ANTONYMS, lambda x: f'«{x}» sözünün əks mənalısı hansıdır?')
     add('instrument', 'science', INSTRUMENTS, lambda x: f'Hansı cihaz {x} ölçür?')
-    for fam, topic, template, rows, *extra in TABLES_V3:                      # extra: more wrong answers for a table of few rows
+    for fam, topic, template, rows, *extra in TABLES_V3 + TABLES_V4:          # extra: more wrong answers for a table of few rows
         n0 = len(T); add(fam, topic, rows, lambda x, t=template: t.format(x=x))
         for q in T[n0:]: q['pool'] += extra[0] if extra else []
     return T

@@ -912,3 +912,289 @@ frame('numeral_singular', 'num_det_invited', lambda n, d, k, c, v: (f'{n} {d} {a
       NAMES, DETS_L, NUMS_S, ['dost', 'qonşu', 'qohum', 'həmkar', 'tələbə'], ['toya çağırdı', 'evə dəvət etdi', 'yola saldı'])
 frame('numeral_singular', 'num_det_villages', lambda d, k, c, pr: (f'{cap(d)} {loc(pl(c))} {pr}.', f'{cap(k)} {loc(pl(c))} {pr}.'),
       DETS_L, NUMS_S, ['kənd', 'məhəllə', 'küçə', 'rayon', 'bina'], ['su yoxdur', 'yeni məktəb var', 'yollar dardır', 'işıq tez-tez sönür'])
+
+# ================================================================================================ task set v4: more frames still
+# The power arithmetic of 40_eval asked for about twice v3's frames (a +5-point gain detected with 80% power needs ~4,900
+# pairs at the design effect the families give). Each frame below is again its own verb or lexicon; where a phenomenon's
+# right form is the longer one in some frames, others of the same phenomenon have it the shorter one (the builder balances
+# length and token counts within a phenomenon by its choice of pairs, which it cannot do if every frame leans one way).
+def ins(n): w = nom(n); return w + ('y' if ends_vowel(w) else '') + 'l' + A(w)      # the instrumental suffix: idmanla, kinoyla
+
+# -- subject-verb agreement ------------------------------------------------------------------------------------
+_agree('agree_past_open', past, 'aç', [acc(x) for x in ['qapı', 'pəncərə', 'şkaf', 'qutu', 'çanta', 'məktub']], ['yavaşca', 'tələsik', 'səhər', 'ehtiyatla'])
+_agree('agree_past_wash', past, 'yu', [acc(pl(x)) for x in ['qab', 'boşqab', 'stəkan', 'paltar', 'fincan', 'qaşıq']], ['yeməkdən sonra', 'tez', 'isti su ilə', 'səliqə ilə'])
+_agree('agree_present_walk', pres, 'gəz', [loc(x) for x in ['park', 'bağ', 'meşə', 'sahil', 'bulvar', 'meydan']], ['axşamlar', 'hər gün', 'həftə sonları', 'tək'])
+_agree('agree_future_see', fut, 'gör', [acc(x) for x in ['dəniz', 'dağ', 'qala', 'şəlalə', 'köhnə şəhər', 'qar']], ['ilk dəfə', 'yayda', 'tezliklə', 'nəhayət'])
+_agree('agree_past_find', past, 'tap', [acc(x) for x in ['açar', 'telefon', 'eynək/eynəy', 'saat', 'pasport', 'cüzdan']], ['nəhayət', 'təsadüfən', 'stolun altında', 'maşında'])
+_agree('agree_present_love', pres, 'sev', [acc(x) for x in ['yay', 'qış', 'dəniz', 'musiqi', 'bahar', 'payız']], ['həmişə', 'uşaqlıqdan', 'ən çox', 'həqiqətən'])
+_agree('agree_future_give', fut, 'ver', [f'{dat(n)} hədiyyə' for n in NAMES[:10]], ['sabah', 'ad günündə', 'bayramda', 'axşam'])
+_agree('agree_past_send', past, 'göndər', ['məktub', 'bağlama', 'mesaj', 'şəkil', 'dəvətnamə', 'təbrik'], ['dünən', 'poçtla', 'səhər', 'tələsik'])
+_agree('agree_present_run', pres, 'qaç', [loc(x) for x in ['park', 'stadion', 'sahil', 'meşə', 'bulvar']], ['hər səhər', 'tez-tez', 'axşamlar', 'bazar günləri'])
+_agree('agree_past_sit', past, 'otur', ['arxa sırada', 'ön sırada', 'pəncərənin yanında', 'qapının ağzında', 'küncdə', 'divanda'], ['bütün günü', 'bir saat', 'susaraq', 'yorğun'])
+_agree('agree_future_sleep', fut, 'yat', ['divanda', 'çadırda', 'qatarda', 'qonaq otağında', 'yuxarı mərtəbədə'], ['bu gecə', 'bir az', 'tezdən', 'nahardan sonra'])
+_agree('agree_present_try', pres, 'çalış', ['imtahana hazırlaşmağa', 'kömək etməyə', 'tez gəlməyə', 'düz danışmağa', 'səhv etməməyə'], ['həmişə', 'çox', 'hər gün', 'indi'])
+_agree('agree_past_forget', past, 'unut/unud', [acc(x) for x in ['açar', 'çətir', 'telefon', 'çanta', 'bilet', 'pasport']], ['evdə', 'yenə', 'maşında', 'avtobusda'])
+_agree('agree_future_start', fut, 'başla', [dat(x) for x in ['iş', 'dərs', 'məşq', 'təmir', 'kurs', 'layihə']], ['sabah', 'gələn həftə', 'yenidən', 'tezliklə'])
+_agree('agree_past_finish', past, 'bitir', [acc(x) for x in ['iş', 'kitab', 'layihə', 'hesabat', 'dərs', 'təmir']], ['nəhayət', 'vaxtında', 'gecə', 'tez'])
+_agree('agree_present_drive', pres, 'sür', ['maşın', 'velosiped', 'motosiklet', 'avtobus', 'traktor'], ['ehtiyatla', 'yavaş', 'sürətlə', 'hər gün'])
+_agree('agree_past_cross', past, 'keç', [acc(x) for x in ['körpü', 'küçə', 'çay', 'meşə', 'sərhəd']], ['piyada', 'tələsik', 'gecə', 'ehtiyatla'])
+_agree('agree_future_build', fut, 'tik', ['yeni ev', 'kiçik körpü', 'hasar', 'bağ evi', 'tövlə'], ['gələn il', 'yayda', 'tezliklə', 'kənddə'])
+_agree('agree_present_clean', pres, 'təmizlə', [acc(x) for x in ['otaq/otağ', 'mətbəx', 'həyət', 'pəncərə', 'masa']], ['hər gün', 'şənbələr', 'səhərlər', 'tez-tez'])
+_agree('agree_past_plant', past, 'ək', ['gül', 'ağac', 'pomidor', 'kartof', 'xiyar', 'soğan'], ['yazda', 'bağda', 'keçən il', 'həyətdə'])
+_agree('agree_present_know', pres, 'bil', [acc(x) for x in ['cavab', 'yol', 'ünvan', 'qayda', 'şifrə', 'tarix']], ['artıq', 'dəqiq', 'yaxşı', 'əlbəttə'])
+_agree('agree_past_hear', past, 'eşit/eşid', [acc(x) for x in ['xəbər', 'səs', 'mahnı', 'söhbət', 'zəng']], ['radioda', 'təsadüfən', 'dünən', 'uzaqdan'])
+_agree('agree_past_ask', past, 'soruş', [acc(x) for x in ['yol', 'saat', 'qiymət', 'ünvan', 'səbəb']], ['polisdən', 'satıcıdan', 'bir qadından', 'qonşudan'])
+_agree('agree_future_come', fut, 'gəl', [dat(x) for x in ['dərs', 'toy', 'konsert', 'iclas', 'məşq']], ['vaxtında', 'mütləq', 'sabah', 'bir az gec'])
+_agree('agree_present_go', pres, 'get/ged', [dat(x) for x in ['iş', 'məktəb', 'dərs', 'idman', 'bazar', 'kurs']], ['hər gün', 'piyada', 'avtobusla', 'səhərlər'])
+_agree('agree_past_pick', past, 'yığ', ['alma', 'pambıq', 'çay yarpağı', 'üzüm', 'gilas'], ['bağda', 'bütün günü', 'payızda', 'səhərdən'])
+_agree('agree_future_photo', fut, 'çək', ['şəkil', 'video', 'rəsm', 'portret', 'mənzərə'], ['toyda', 'dağda', 'sahildə', 'bayramda'])
+_agree('agree_past_wear', past, 'geyin', ['yeni paltar', 'qalın palto', 'ağ köynək', 'qara kostyum', 'idman forması'], ['toy üçün', 'səhər', 'tələsik', 'bayramda'])
+_agree('agree_present_repair', pres, 'düzəlt/düzəld', ['saat', 'velosiped', 'kompüter', 'telefon', 'radio'], ['indi', 'evdə', 'həvəslə', 'tez-tez'])
+_agree('agree_future_teach', fut, 'öyrət/öyrəd', ['şagirdlərə riyaziyyat', 'uşaqlara şahmat', 'tələbələrə fizika', 'qonşulara ingilis dili', 'nəvələrə üzgüçülük'], ['gələn il', 'yayda', 'məktəbdə', 'həftə sonları'])
+_agree('agree_past_close', past, 'bağla', [acc(x) for x in ['mağaza', 'ofis', 'kassa', 'darvaza', 'kitabxana']], ['erkən', 'saat altıda', 'axşam', 'bir saat əvvəl'])
+_agree('agree_present_recall', pres, 'xatırla', ['o günü', 'o yayı', 'həmin səfəri', 'ilk dərsi', 'köhnə evi'], ['tez-tez', 'hələ də', 'bəzən', 'indi də'])
+_agree('agree_future_invite', fut, 'et/ed', [f'{acc(n)} dəvət' for n in NAMES[10:20]], ['toya', 'ad gününə', 'nahara', 'bayrama'])
+_agree('agree_past_help', past, 'et/ed', [f'{x} kömək' for x in ['qonşulara', 'uşaqlara', 'qocalara', 'tələbələrə', 'qonaqlara']], ['dünən', 'həmişəki kimi', 'könüllü', 'axşam'])
+_agree('agree_present_rest', pres, 'et/ed', [f'{x} istirahət' for x in ['bağda', 'dəniz kənarında', 'kənddə', 'dağlarda', 'evdə']], ['yayda', 'həftə sonları', 'bayramlarda', 'adətən'])
+_agree('agree_future_celebrate', fut, 'et/ed', [f'{x} qeyd' for x in ['ad gününü', 'Novruzu', 'yubileyi', 'Yeni ili', 'bu uğuru']], ['kənddə', 'evdə', 'restoranda', 'dostlarla'])
+_agree('agree_past_travel', past, 'et/ed', [f'{x} səyahət' for x in ['İtaliyaya', 'Türkiyəyə', 'Gürcüstana', 'Misirə', 'Yaponiyaya']], ['keçən yay', 'ailə ilə', 'ilk dəfə', 'tək'])
+_agree('agree_present_train', pres, 'et/ed', [f'{x} məşq' for x in ['idman zalında', 'stadionda', 'evdə', 'parkda', 'hovuzda']], ['hər gün', 'səhərlər', 'axşamlar', 'həftədə üç dəfə'])
+_agree('agree_futneg_wait', fut_neg, 'gözlə', ['onu', 'taksini', 'avtobusu', 'cavabı', 'qatarı'], ['daha', 'bu dəfə', 'uzun', 'bir dəqiqə də'])
+_agree('agree_pastneg_understand', past_neg, 'başa düş', ['sualı', 'bu qaydanı', 'cavabı', 'onun sözlərini', 'mətni'], ['əvvəlcə', 'tam', 'yenə', 'dərsdə'])
+_agree('agree_presneg_drink', pres_neg, 'iç', ['qəhvə', 'şirin çay', 'qazlı su', 'soyuq su', 'kakao'], ['artıq', 'axşamlar', 'səhərlər', 'daha'])
+_agree('agree_presneg_eat', pres_neg, 'ye', ['ət', 'şirniyyat', 'çörək', 'kartof', 'balıq'], ['axşamlar', 'artıq', 'daha', 'oruc vaxtı'])
+_agree('agree_pastneg_hear', past_neg, 'eşit', ['zəngi', 'səsi', 'xəbəri', 'sualı', 'mahnını'], ['yatarkən', 'səs-küydən', 'uzaqdan', 'dərsdə'])
+_agree('agree_futneg_forget', fut_neg, 'unut', ['o səfəri', 'bu dərsi', 'həmin görüşü', 'bu sözləri', 'o yayı'], ['əsla', 'heç zaman', 'bir daha'])
+_agree('agree_past_tour', past, 'gəz', [acc(c) for c in CITIES], ['keçən yay', 'iki gün', 'piyada', 'ilk dəfə'])
+_agree('agree_present_know_person', pres, 'tanı', [acc(n) for n in NAMES[:12]], ['çoxdan', 'yaxşı', 'uşaqlıqdan', 'şəxsən'])
+_agree('agree_future_call_in', fut, 'çağır', [acc(x) for x in ['usta', 'həkim', 'taksi', 'polis', 'elektrik']], ['sabah', 'təcili', 'evə', 'səhər'])
+_agree('agree_past_win', past, 'qazan', ['medal', 'kubok', 'mükafat', 'qızıl medal', 'çempionluq'], ['yarışda', 'ilk dəfə', 'keçən il', 'nəhayət'])
+
+# -- copula agreement ----------------------------------------------------------------------------------------------
+_cop('copula_nationality', ['türk', 'gürcü', 'rus', 'alman', 'fransız', 'italyan', 'ingilis'], ['əslən', 'əslində', 'doğrudan da'])
+_cop('copula_student_year', [f'{x} kurs tələbəsi' for x in ['birinci', 'ikinci', 'üçüncü', 'dördüncü']], ['artıq', 'bu il', 'indi', 'hələ'])
+_cop('copula_character', ['güclü', 'cəld', 'sakit', 'zəhmətkeş', 'ciddi', 'qorxmaz', 'səbirli'], ['çox', 'bir az', 'həmişə', 'doğrudan da'])
+_cop('copula_condition', ['susuz', 'yuxulu', 'kefsiz', 'işsiz', 'tənha', 'xoşbəxt'], ['bu gün', 'indi', 'bu səhər', 'yenə'])
+_cop('copula_member', [f'{x} üzvü' for x in ['komandanın', 'xorun', 'klubun', 'şuranın', 'ansamblın']], ['artıq', 'uzun illərdir', 'bu ildən', 'hələ də'])
+_cop('copula_rank', ['qalib', 'çempion', 'lider', 'birinci', 'sonuncu'], ['yenə', 'bu dəfə', 'nəhayət', 'bu il'])
+_cop('copula_room', [loc(x) for x in ['mətbəx', 'həyət', 'dəhliz', 'zirzəmi', 'balkon', 'eyvan']], ['hələ', 'indi', 'bayaqdan', 'artıq'])
+_cop('copula_content', [f'{x} razı' for x in ['nəticədən', 'işdən', 'qiymətdən', 'otaqdan', 'müəllimdən']], ['çox', 'tamamilə', 'hələlik', 'bir az'])
+_cop('copula_fan', [f'{x} azarkeşi' for x in ['futbol', 'basketbol', 'voleybol', 'şahmat', 'tennis']], ['böyük', 'köhnə', 'həqiqi', 'qızğın'])
+
+# -- case government (the right case beside a wrong one of the same length, of a longer one, and of a shorter one) ------
+_gov('gov_enter_dat', dat, acc, ['otaq/otağ', 'bina', 'mağaza', 'sinif', 'zal', 'ev', 'meşə'], 'yavaşca girdi')
+_gov('gov_wonder_dat', lambda x: 'bu ' + dat(x), lambda x: 'bu ' + acc(x), ['xəbər', 'sual', 'cavab', 'qərar', 'hadisə', 'hədiyyə'], 'çox təəccübləndi')
+_gov('gov_laugh_dat', lambda x: 'bu ' + dat(x), lambda x: 'bu ' + acc(x), ['zarafat', 'lətifə', 'hekayə', 'söz', 'şəkil/şəkl', 'film'], 'ürəkdən güldü')
+_gov_kin('gov_angry_dat', lambda k: poss_dat(k, 3), lambda k: acc(poss(k, 3)), ['yenə', 'bir az', 'boş yerə', 'axşam'], 'hirsləndi')
+_gov('gov_refuse_abl', lambda x: 'bu ' + abl(x), lambda x: 'bu ' + acc(x), ['təklif', 'kömək/köməy', 'hədiyyə', 'iş', 'pul', 'səfər'], 'imtina etdi')
+_gov('gov_complain_abl', lambda x: abl(pl(x)), lambda x: loc(pl(x)), ['qonşu', 'müdir', 'satıcı', 'sürücü', 'usta', 'həkim'], 'tez-tez şikayət edir')   # not the accusative: onu direktora şikayət etdi is Azerbaijani
+_gov('gov_take_part_loc', loc, abl, ['yarış', 'müsabiqə', 'konfrans', 'iclas', 'festival', 'seminar', 'olimpiada'], 'fəal iştirak etdi')
+_gov('gov_interested_ins', ins, dat, ['tarix', 'idman', 'siyasət', 'futbol', 'kino', 'şahmat', 'memarlıq'], 'çox maraqlanır')
+_gov('gov_busy_ins', ins, dat, ['idman', 'musiqi', 'rəsm', 'ticarət', 'tərcümə', 'elm'], 'ciddi məşğul olur')
+_gov_kin('gov_meet_ile', lambda k: ins(poss(k, 3)), lambda k: acc(poss(k, 3)), ['parkda', 'kafedə', 'axşam', 'təsadüfən'], 'görüşdü')
+_gov_kin('gov_respect_dat', lambda k: poss_dat(k, 3), lambda k: poss_abl(k, 3), ['həmişə', 'çox', 'ürəkdən', 'hər zaman'], 'hörmət edir')
+_gov('gov_approach_dat', dat, acc, ['stansiya', 'körpü', 'sahil', 'şəhər', 'kənd', 'qapı', 'sərhəd'], 'yavaş-yavaş yaxınlaşdı')
+_gov('gov_touch_dat', dat, abl, ['şəkil/şəkl', 'divar', 'stol', 'güzgü', 'pəncərə', 'telefon'], 'ehtiyatla toxundu')
+_gov('gov_hurry_dat', dat, acc, ['qatar', 'dərs', 'iş', 'görüş', 'avtobus', 'iclas'], 'çox tələsirdi')       # not the ablative: dərsdən evə tələsirdi is Azerbaijani
+_gov('gov_search_acc', acc, dat, ['açar', 'çanta', 'telefon', 'pişik/pişiy', 'eynək/eynəy', 'pasport'], 'hər yerdə axtarır')
+_gov('gov_guard_acc', acc, dat, ['uşaq/uşağ', 'ev', 'vətən', 'sərhəd', 'meşə', 'bağ'], 'gecə-gündüz qoruyur')
+_gov('gov_choose_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['yol', 'peşə', 'universitet', 'rəng', 'kitab', 'paltar'], 'özü seçdi')
+
+# -- spatial cases ----------------------------------------------------------------------------------------------------
+_space('space_sleep_loc', loc, abl, ['otaq/otağ', 'çadır', 'qatar', 'vaqon', 'divan', 'talvar'], ['bütün gecə', 'nahardan sonra', 'bir az', 'rahatca'], 'yatdı')
+_space('space_wait_loc', loc, dat, ['dayanacaq/dayanacağ', 'stansiya', 'vağzal', 'küçə', 'dəhliz', 'foye'], ['bir saat', 'səbirlə', 'xeyli', 'soyuqda'], 'gözlədi')
+_space('space_buy_loc', loc, dat, ['bazar', 'mağaza', 'dükan', 'yarmarka', 'supermarket'], ['dünən', 'səhər', 'ucuz qiymətə', 'tələsik'], 'meyvə aldı')
+_space('space_lose_loc', loc, dat, ['avtobus', 'metro', 'taksi', 'park', 'bazar', 'qatar'], ['dünən', 'səhər', 'yenə', 'təəssüf ki'], 'telefonunu itirdi')
+_space('space_been_loc', loc, dat, CITIES, ['iki dəfə', 'uşaqlıqda', 'keçən il', 'çoxdan'], 'olub')
+_space('space_grow_up_loc', loc, abl, CITIES, ['nənəsinin yanında', 'kasıb ailədə', 'müharibədən sonra', 'bacıları ilə'], 'böyüyüb')
+_space('space_climb_dat', dat, loc, ['dağ', 'təpə', 'dam', 'qüllə', 'ağac', 'qaya'], ['səhər tezdən', 'tək', 'çətinliklə', 'sürətlə'], 'çıxdı')
+_space('space_descend_dat', dat, loc, ['zirzəmi', 'vadi', 'dərə', 'quyu', 'həyət'], ['tələsik', 'yavaşca', 'səhər', 'fənərlə'], 'endi')
+_space('space_fall_dat', dat, loc, ['su', 'çay', 'gölməçə', 'quyu', 'çuxur', 'qar'], ['birdən', 'ehtiyatsızlıqdan', 'sürüşüb', 'qaçanda'], 'düşdü')
+_space('space_return_from_abl', abl, loc, ['iş', 'məktəb', 'bazar', 'səfər', 'kənd', 'xəstəxana'], ['gec', 'yorğun', 'axşam', 'tez'], 'qayıtdı')
+_space('space_come_from_abl', abl, loc, CITIES, ['dünən', 'qatarla', 'gecə', 'təzəcə'], 'gəldi')
+_space('space_stay_night_loc', loc, abl, ['mehmanxana', 'çadır', 'kənd', 'dağ evi', 'qonaq evi'], ['bir gecə', 'yolda', 'iki gecə', 'qışda'], 'gecələdi')
+_space('space_enter_dat', dat, loc, ['sinif', 'mağaza', 'muzey', 'kitabxana', 'bank', 'aptek'], ['tələsik', 'səssizcə', 'gülə-gülə', 'ilk olaraq'], 'girdi')
+
+# -- postpositions ------------------------------------------------------------------------------------------------------
+_pp('pp_qabaq_abl', abl, dat, ['dərs', 'nahar', 'iş', 'imtahan', 'toy', 'səfər'], 'qabaq', NAMES[:12], ['evə zəng etdi', 'çay içdi', 'bir az dincəldi', 'üzünü qırxdı'])
+_pp('pp_kimi_until_dat', dat, abl, ['səhər', 'axşam', 'bayram', 'yay', 'gecə', 'cümə'], 'kimi', NAMES[11:], ['gözlədi', 'oxudu', 'işlədi', 'yatdı'])
+_pp('pp_baxmayaraq_dat', dat, abl, ['yağış', 'soyuq/soyuğ', 'yorğunluq/yorğunluğ', 'xəstəlik/xəstəliy', 'tıxac', 'külək'], 'baxmayaraq', NAMES[6:18], ['işə getdi', 'dərsə gəldi', 'məşq etdi', 'yola çıxdı'])
+_pp('pp_uzaqda_abl', abl, dat, ['şəhər', 'dəniz', 'mərkəz', 'məktəb', 'stansiya'], 'uzaqda', NAMES[:14], ['yaşayır', 'işləyir', 'ev tikib', 'bağ alıb'])
+_pp('pp_yaxin_place_dat', dat, abl, ['dəniz', 'mərkəz', 'metro', 'park', 'meşə'], 'yaxın yerdə', NAMES[8:20], ['yaşayır', 'ev kirayələyib', 'işləyir', 'bağ alıb'])
+_pp('pp_dek_dat', dat, loc, ['axşam', 'səhər', 'günorta', 'gecə'], 'dək', NAMES[14:], ['kitab oxudu', 'evdə qaldı', 'dərs hazırladı', 'işlədi'])
+_pp('pp_etibaren_abl', abl, dat, ['sabah', 'bazar ertəsi', 'gələn ay', 'yanvar', 'sentyabr', 'iyun'], 'etibarən', ['Məktəb', 'Muzey', 'Kitabxana', 'Mağaza', 'Bank'], ['yeni qaydayla işləyəcək', 'bağlanacaq', 'təmirə dayanacaq', 'gec açılacaq'])
+_pp('pp_haqqinda_nom', nom, dat, ['kitab', 'film', 'səfər', 'müharibə', 'tarix', 'musiqi'], 'haqqında', NAMES[4:16], ['danışdı', 'məqalə yazdı', 'çox oxudu', 'soruşdu'])
+
+# -- tense and time adverb -----------------------------------------------------------------------------------------------
+for _nm, _vps in [('write', [(x, 'yaz') for x in ['uzun məktub', 'yeni məqalə', 'qısa hekayə', 'hesabat', 'bir neçə şeir']]),
+                  ('visit', [(f'{x} baş', 'çək') for x in ['xəstəxanaya', 'kəndə', 'muzeyə', 'köhnə məhəlləyə', 'bağa']]),
+                  ('play', [(x, 'oyna') for x in ['futbol', 'şahmat', 'nərd', 'tennis', 'voleybol']]),
+                  ('clean', [(acc(x), 'təmizlə') for x in ['otaq/otağ', 'mətbəx', 'həyət', 'anbar', 'qaraj']]),
+                  ('send', [(x, 'göndər') for x in ['bağlama', 'məktub', 'təbrik', 'sənədləri', 'şəkilləri']]),
+                  ('finish', [(acc(x), 'bitir') for x in ['layihə', 'kitab', 'təmir', 'hesabat', 'kurs']]),
+                  ('start', [(dat(x), 'başla') for x in ['iş', 'dərs', 'məşq', 'təmir', 'kurs']]),
+                  ('see', [(acc(n), 'gör') for n in NAMES[:6]]),
+                  ('call', [(f'{dat(n)} zəng', 'et/ed') for n in NAMES[6:12]]),
+                  ('return', [(dat(c), 'qayıt/qayıd') for c in CITIES[:8]])]:
+    _tense2(f'tense_past_{_nm}', _vps, _PAST_ADV, past, fut)
+    _tense2(f'tense_future_{_nm}', _vps, _FUT_ADV, fut, past)
+
+# -- the accusative: as many frames where it is wanted (the longer form) as where it is not (the shorter) ---------------------
+_acc_obj('acc_dem_read', 'oxu', ['kitab', 'məktub', 'qəzet', 'jurnal', 'roman'], ['bir günə', 'maraqla', 'yenidən', 'səsli'])
+_acc_obj('acc_dem_sell', 'sat', ['maşın', 'ev', 'velosiped', 'xalça', 'üzük/üzüy'], ['ucuz', 'baha', 'keçən il', 'tələsik'], det='həmin')
+_acc_obj('acc_dem_open', 'aç', ['qapı', 'qutu', 'pəncərə', 'şüşə', 'çamadan'], ['yavaşca', 'birdən', 'çətinliklə', 'səhər'], det='o')
+_acc_obj('acc_dem_wash', 'yu', ['köynək/köynəy', 'maşın', 'xalça', 'pərdə', 'stəkan'], ['səliqə ilə', 'isti suda', 'axşam', 'tez'])
+_acc_obj('acc_dem_watch', 'izlə', ['film', 'tamaşa', 'serial', 'oyun', 'veriliş'], ['maraqla', 'iki dəfə', 'axşam', 'televizorda'], det='həmin')
+_acc_obj('acc_dem_lose', 'itir', ['açar', 'üzük/üzüy', 'pul kisəsi', 'qələm', 'dəftər'], ['dünən', 'yenə', 'yolda', 'məktəbdə'])
+_acc_obj('acc_dem_bring', 'gətir', ['kitab', 'stul', 'çanta', 'paltar', 'hədiyyə'], ['evə', 'səhər', 'tələsik', 'özü ilə'], det='həmin')
+frame('accusative_marking', 'acc_name_see', lambda s, n, w: (f'{s} {w} {acc(n)} gördü.', f'{s} {w} {n} gördü.'),   # the adverb first: no reading of 'Polis Elvin' as one name
+      ['Polis', 'Qonşu', 'Sürücü', 'Həkim', 'Satıcı'], NAMES, ['bazarda', 'dünən', 'uzaqdan', 'pəncərədən'])
+frame('accusative_marking', 'acc_not_on_place_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['park', 'bağ', 'meydan', 'küçə', 'bulvar', 'məhəllə', 'muzey'], ['çox gözəldir', 'hələ təmirdədir', 'həmişə sakitdir', 'şəhərin mərkəzindədir'])
+frame('accusative_marking', 'acc_not_on_animal_subject', lambda o, pr: (f'Bu {nom(o)} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['it', 'pişik/pişiy', 'at', 'quş', 'dəvə', 'tülkü', 'ayı'], ['çox ağıllıdır', 'hələ balacadır', 'çox sakitdir', 'həmişə acdır'])
+frame('accusative_marking', 'acc_not_on_work_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['kitab', 'roman', 'film', 'mahnı', 'şeir', 'tamaşa'], ['çox maraqlıdır', 'hamıya tanışdır', 'yenicə çıxıb', 'çox uzundur'])
+frame('accusative_marking', 'acc_not_on_name_works', lambda n, x, t: (f'{n} {t} {loc(x)} işləyir.', f'{acc(n)} {t} {loc(x)} işləyir.'),
+      [n for n in NAMES if ends_vowel(n)], PLACES, ['indi', 'artıq', 'hələ', 'iki ildir'])
+frame('accusative_marking', 'acc_not_on_city_subject', lambda c, pr: (f'{c} {pr}.', f'{acc(c)} {pr}.'),
+      CITIES, ['çox gözəl şəhərdir', 'dənizə yaxındır', 'qədim şəhərdir', 'bu il böyüyüb', 'yaşıl şəhərdir'])
+
+# -- negative polarity -----------------------------------------------------------------------------------------------------
+frame('negative_polarity', 'neg_nothing_past', lambda p, v, t: (f'{PRONOUN[p]} {t} heç nə {past_neg(v, p)}.', f'{PRONOUN[p]} {t} heç nə {past(v, p)}.'),
+      PERSONS, ['al', 'de', 'ye', 'yaz', 'soruş', 'iç'], ['dünən', 'bu səhər', 'orada', 'iclasda'])
+frame('negative_polarity', 'neg_nowhere_past', lambda p, t: (f'{PRONOUN[p]} {t} heç yerə {past_neg("get", p)}.', f'{PRONOUN[p]} {t} heç yerə {past("get", p)}.'),
+      PERSONS, ['dünən', 'bazar günü', 'novruzda', 'məzuniyyətdə', 'keçən yay', 'həftə ərzində'])
+_nene('neg_ne_ne_treats_future', PERSONS, [('çay', 'kompot', 'iç'), ('dondurma', 'tort', 'ye'), ('roman', 'hekayə', 'oxu'), ('gitara', 'piano', 'çal')], ['axşam', 'toyda', 'sabah', 'bayramda'], fut, fut_neg)
+_nene('neg_ne_ne_names_past', NAMES, [('anasına', 'atasına', 'zəng et/ed'), ('müəllimə', 'direktora', 'məktub yaz'), ('qonşulara', 'qohumlara', 'hədiyyə al'), ('Qubaya', 'Şəkiyə', 'get')], ['dünən', 'bayramda', 'o gün', 'keçən həftə'], past, past_neg)
+_nene('neg_ne_ne_names_present', NAMES, [('ət', 'balıq', 'ye'), ('qəzet', 'kitab', 'oxu'), ('futbol', 'voleybol', 'oyna'), ('siqaret', 'qəlyan', 'çək')], ['artıq', 'indi', 'axşamlar', 'evdə'], pres, pres_neg)
+
+# -- possessive agreement ---------------------------------------------------------------------------------------------------
+frame('possessive_agreement', 'poss_pet', lambda p, a, t: (f'{cap(PRON_GEN[p])} {poss(a, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(a, _wrong(f"{a}{t}{p}", p))} {t}.'),
+      PERSONS, ['it', 'pişik/pişiy', 'at', 'quş', 'dovşan'], ['çox ağıllıdır', 'hələ balacadır', 'bağda gəzir', 'yenə itib'])
+frame('possessive_agreement', 'poss_device', lambda p, a, t: (f'{cap(PRON_GEN[p])} {poss(a, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(a, _wrong(f"{a}{t}{p}", p))} {t}.'),
+      PERSONS, ['maşın', 'velosiped', 'telefon', 'kompüter', 'soyuducu', 'televizor'], ['yenə xarab olub', 'təmirdən çıxıb', 'hələ zəmanətdədir', 'dünən işləmirdi'])
+frame('possessive_agreement', 'poss_kin_gift', lambda p, k, n: (f'{n} {PRON_GEN[p]} {poss_dat(k, p)} hədiyyə aldı.', f'{n} {PRON_GEN[p]} {poss_dat(k, _wrong(f"{k}{n}{p}", p))} hədiyyə aldı.'),
+      PERSONS, KIN, NAMES[:10])
+frame('possessive_agreement', 'poss_home_loc', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss_loc(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss_loc(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['kənd', 'şəhər', 'məhəllə', 'küçə', 'həyət', 'bina'], ['yeni məktəb tikilir', 'çoxlu ağac var', 'hər şənbə bazar olur', 'su kəsilib'])
+frame('possessive_agreement', 'poss_kin_news', lambda p, k, t: (f'{cap(PRON_GEN[p])} {poss_abl(k, p)} {t}.', f'{cap(PRON_GEN[p])} {poss_abl(k, _wrong(f"{k}{t}{p}", p))} {t}.'),
+      PERSONS, KIN, ['məktub gəldi', 'xəbər yoxdur', 'hədiyyə gəlib', 'hələ cavab gəlməyib'])
+
+# -- noun compounds --------------------------------------------------------------------------------------------------------
+COMPOUNDS3 = [('şəhər', 'kitabxana'), ('dəmir', 'yol'), ('tarix', 'kitab'), ('bal', 'arı'), ('futbol', 'komanda'), ('çay', 'stəkan'), ('su', 'boru'), ('dərs', 'cədvəl')]
+frame('compound_possessive', 'cmp3_subject', lambda mh, pr: (f'{cap(mh[0])} {poss(mh[1], 3)} {pr}.', f'{cap(mh[0])} {mh[1]} {pr}.'),
+      COMPOUNDS3, ['yenidən açılıb', 'çox köhnədir', 'hamının xoşuna gəlir', 'təmir olunur', 'hələ yoxdur'])
+frame('compound_possessive', 'cmp3_modifier_subject', lambda mh, pr: (f'{cap(mh[0])} {poss(mh[1], 3)} {pr}.', f'{cap(poss(mh[0], 3))} {poss(mh[1], 3)} {pr}.'),
+      [c for c in COMPOUNDS3 if c[0] not in ('tarix', 'çay', 'su')], ['yenidən açılıb', 'çox köhnədir', 'hamının xoşuna gəlir', 'təmir olunur', 'hələ yoxdur'])
+frame('compound_possessive', 'cmp3_acc', lambda n, mh: (f'{n} {mh[0]} {acc(poss(mh[1], 3))} gördü.', f'{n} {mh[0]} {acc(mh[1])} gördü.'),
+      NAMES, [c for c in COMPOUNDS3 if c[1] != 'yol'])
+
+# -- the clitic da/də --------------------------------------------------------------------------------------------------------
+frame('vowel_harmony_clitic', 'clitic_food', lambda f, pr: (f'{cap(f)} {_clitic(f)[0]} {pr}.', f'{cap(f)} {_clitic(f)[1]} {pr}.'),
+      FOODS + DRINKS, ['hazırdır', 'soyuyub', 'stolun üstündədir', 'çox dadlıdır'])
+frame('vowel_harmony_clitic', 'clitic_city_loc', lambda p, c: (f'{PRONOUN[p]} {loc(c)} {_clitic(loc(c))[0]} {past("ol", p)}.', f'{PRONOUN[p]} {loc(c)} {_clitic(loc(c))[1]} {past("ol", p)}.'),
+      PERSONS, CITIES)
+
+# -- v4, second batch ---------------------------------------------------------------------------------------------------
+_agree('agree_past_lose_heart', past, 'itir', ['ümidi', 'vaxtı', 'yolu', 'səbri', 'həvəsi'], ['tamamilə', 'bir anda', 'yenə', 'axırda'])
+_agree('agree_present_await', pres, 'gözlə', ['baharı', 'tətili', 'bayramı', 'məzuniyyəti', 'toyu'], ['səbirsizliklə', 'həvəslə', 'çoxdan', 'hər il'])
+_agree('agree_future_read', fut, 'oxu', ['bu romanı', 'yeni jurnalı', 'həmin məqaləni', 'o kitabı', 'bu şeirləri'], ['sabah', 'yolda', 'tətildə', 'bu həftə'])
+_agree('agree_past_drink', past, 'iç', ['bir stəkan çay', 'soyuq ayran', 'isti süd', 'bir fincan qəhvə', 'təzə şirə'], ['səhər', 'nahardan sonra', 'tələsik', 'yolda'])
+_agree('agree_present_write', pres, 'yaz', ['gündəlik', 'məktub', 'hekayə', 'reportaj', 'esse'], ['hər axşam', 'tez-tez', 'kompüterdə', 'əl ilə'])
+_agree('agree_future_visit', fut, 'et/ed', [f'{acc(x)} ziyarət' for x in ['muzey', 'qala', 'məscid', 'abidə', 'saray']], ['sabah', 'tətildə', 'ilk dəfə', 'bayramda'])
+_agree('agree_past_sing', past, 'oxu', ['laylay', 'xalq mahnısı', 'marş', 'təranə', 'muğam'], ['toyda', 'konsertdə', 'səhnədə', 'axşam'])
+_agree('agree_present_bake', pres, 'bişir', ['şorba', 'kökə', 'tort', 'piroq', 'qayğanaq'], ['hər bazar', 'bayramlarda', 'tez-tez', 'səhərlər'])
+_agree('agree_future_take', fut, 'apar', ['uşağı bağçaya', 'iti həkimə', 'maşını təmirə', 'paltarları yuyulmağa', 'kitabları kitabxanaya'], ['sabah', 'səhər', 'axşam', 'günorta'])
+_agree('agree_present_listen', pres, 'as', [f'{x} qulaq' for x in ['musiqiyə', 'radioya', 'muğama', 'nağıla', 'xəbərlərə']], ['hər gecə', 'yolda', 'maşında', 'işdə'])
+_agree('agree_pastneg_sleep', past_neg, 'yat', ['rahat', 'vaxtında', 'bir an da', 'gecə yarısına qədər'], ['dünən', 'səs-küydən', 'həyəcandan', 'qatarda'])
+_agree('agree_futneg_sell', fut_neg, 'sat', ['bu evi', 'köhnə maşını', 'bağı', 'xalçanı', 'torpağı'], ['heç vaxt', 'heç kimə', 'əsla', 'bu il'])
+
+frame('verb_case_government', 'gov_belong_dat', lambda x, n: (f'Bu {x} {dat(n)} məxsusdur.', f'Bu {x} {acc(n)} məxsusdur.'), ['kitab', 'maşın', 'ev', 'çanta', 'saat', 'bağ'], NAMES)
+frame('verb_case_government', 'gov_suit_dat', lambda x, n: (f'Bu {x} {dat(n)} çox yaraşır.', f'Bu {x} {acc(n)} çox yaraşır.'), ['paltar', 'papaq', 'köynək', 'şərf', 'don', 'palto'], NAMES)
+_gov('gov_graduate_acc', acc, abl, ['universitet', 'məktəb', 'kollec', 'akademiya', 'konservatoriya', 'lisey'], 'əla qiymətlə bitirdi')
+_gov('gov_protect_abl', abl, acc, ['soyuq/soyuğ', 'günəş', 'yağış', 'külək', 'toz', 'xəstəlik/xəstəliy'], 'diqqətlə qorunur')
+
+_space('space_get_off_abl', abl, loc, ['avtobus', 'qatar', 'taksi', 'metro', 'təyyarə'], ['tələsik', 'ehtiyatla', 'yavaşca', 'gülə-gülə'], 'düşdü')
+_space('space_board_dat', dat, loc, ['avtobus', 'qatar', 'taksi', 'təyyarə', 'gəmi', 'metro'], ['tələsik', 'səhər', 'son anda', 'birinci'], 'mindi')
+_space('space_walk_loc', loc, dat, ['sahil', 'bulvar', 'park', 'meşə', 'bağ', 'meydan'], ['axşam', 'saatlarla', 'tək', 'dostları ilə'], 'gəzdi')
+_space('space_pour_dat', dat, loc, ['stəkan', 'qab', 'vedrə', 'fincan', 'butulka'], ['ehtiyatla', 'tələsik', 'yavaşca', 'bir az'], 'su tökdü')
+
+_pp('pp_boyu_nom', nom, dat, ['yol', 'gün', 'il', 'gecə', 'sahil', 'çay'], 'boyu', NAMES[:14], ['mahnı oxudu', 'danışdı', 'yatdı', 'gülümsədi'])
+_pp('pp_sari_dat', dat, abl, ['ev', 'dəniz', 'meşə', 'qapı', 'pəncərə', 'dağ'], 'sarı', NAMES[8:20], ['qaçdı', 'baxdı', 'getdi', 'döndü'])
+_pp('pp_uzre_nom', nom, dat, ['riyaziyyat', 'tarix', 'fizika', 'kimya', 'biologiya', 'coğrafiya'], 'üzrə', NAMES[2:14], ['müəllimdir', 'olimpiadada qalib gəldi', 'dərs deyir', 'mütəxəssisdir'])
+_pp('pp_cox_abl', abl, dat, NAMES[10:20], 'çox', NAMES[:10], ['işləyir', 'yatır', 'yeyir', 'səhv edir'])   # verbs that take no dative (Eminə çox gülür is Azerbaijani)
+
+for _nm, _vps in [('wash', [(acc(pl(x)), 'yu') for x in ['qab', 'paltar', 'pəncərə', 'maşın', 'xalça']]),
+                  ('plant', [(x, 'ək') for x in ['gül', 'ağac', 'kartof', 'pomidor', 'soğan']])]:
+    _tense2(f'tense_past_{_nm}', _vps, _PAST_ADV, past, fut)
+    _tense2(f'tense_future_{_nm}', _vps, _FUT_ADV, fut, past)
+
+_acc_obj('acc_dem_sing', 'oxu', ['mahnı', 'şeir', 'laylay', 'marş', 'nəğmə'], ['ürəkdən', 'səhnədə', 'ucadan', 'ilk dəfə'], det='həmin')
+_acc_obj('acc_dem_repair', 'düzəlt', ['saat', 'radio', 'velosiped', 'kompüter', 'qapı'], ['tez', 'pulsuz', 'bir saata', 'səliqə ilə'])
+frame('accusative_marking', 'acc_not_on_drink_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['çay', 'süd', 'kompot', 'ayran', 'şirə'], ['çox şirindir', 'hələ istidir', 'təzədir', 'soyuyub'])
+frame('accusative_marking', 'acc_not_on_plant_subject', lambda o, pr: (f'Bu {o} {pr}.', f'Bu {acc(o)} {pr}.'),
+      ['gül', 'ağac', 'kol', 'lalə', 'çinar'], ['çox qocadır', 'yenicə çiçək açıb', 'qurumağa başlayıb', 'bizim bağdadır'])
+
+_cop('copula_family', ['müəllim ailəsindən', 'kənd ailəsindən', 'böyük ailədən', 'kasıb ailədən', 'həkim ailəsindən'], ['əslən', 'doğrudan da', 'həqiqətən'])
+_cop('copula_guest', [f'{gen(n)} qonağı' for n in NAMES[:10]], ['bu gün', 'bu axşam', 'iki gündür', 'yenə'])
+_cop('copula_blame', ['haqlı', 'günahkar', 'günahsız', 'məsul'], ['bu dəfə', 'əlbəttə', 'tamamilə', 'yenə'])
+
+frame('negative_polarity', 'neg_nobody_came', lambda x, t: (f'{t} {dat(x)} heç kim gəlmədi.', f'{t} {dat(x)} heç kim gəldi.'), PLACES, ['Dünən', 'Bu gün', 'Səhər', 'Bazar günü', 'Axşam'])
+_nene('neg_ne_ne_shop_past', PERSONS, [('çay', 'su', 'iç'), ('alma', 'armud', 'al'), ('kitab', 'jurnal', 'oxu'), ('ütü', 'tozsoran', 'işlət')], ['səhər', 'nahar vaxtı', 'yolda', 'orada'], past, past_neg)
+
+frame('possessive_agreement', 'poss_kin_age', lambda p, k, t: (f'{cap(PRON_GEN[p])} {poss(k, p)} {t} yaşındadır.', f'{cap(PRON_GEN[p])} {poss(k, _wrong(f"{k}{t}{p}", p))} {t} yaşındadır.'),
+      PERSONS, KIN, ['on', 'iyirmi', 'otuz', 'əlli', 'yetmiş'])
+frame('possessive_agreement', 'poss_work_place', lambda p, h, pr: (f'{cap(PRON_GEN[p])} {poss(h, p)} {pr}.', f'{cap(PRON_GEN[p])} {poss(h, _wrong(f"{h}{pr}{p}", p))} {pr}.'),
+      PERSONS, ['məktəb', 'universitet', 'mağaza', 'ofis', 'otaq/otağ'], ['evə yaxındır', 'çox uzaqdır', 'ikinci mərtəbədədir', 'yeni təmir olunub'])
+
+# -- v4, third batch. The accusative against the dative as often as the dative against the accusative in case government
+# (the first two batches had it mostly the other way: an untrained az4k twin that happens to like the dative's tokens scored
+# 0.540 on the phenomenon over three seeds), and more agreement, tense, copula and possessive frames for power
+_gov('gov_read_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['məktub', 'məqalə', 'kitab', 'xəbər', 'elan', 'mesaj'], 'diqqətlə oxudu')
+_gov('gov_remember_acc', lambda x: 'o ' + acc(x), lambda x: 'o ' + dat(x), ['gün', 'səfər', 'toy', 'dərs', 'görüş', 'hadisə'], 'yaxşı xatırlayır')
+_gov('gov_understand_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['sual', 'qayda', 'mətn', 'tapşırıq', 'məsələ', 'cavab'], 'tez başa düşdü')
+_gov('gov_forget_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['ünvan', 'nömrə', 'şifrə', 'tarix', 'ad', 'mahnı'], 'tamam unutdu')
+_gov('gov_repair_acc', lambda x: 'bu ' + acc(x), lambda x: 'bu ' + dat(x), ['maşın', 'saat', 'velosiped', 'qapı', 'kran', 'soba'], 'özü təmir etdi')
+_gov_kin('gov_praise_acc', lambda k: acc(poss(k, 3)), lambda k: poss_dat(k, 3), ['hamının yanında', 'ürəkdən', 'yenə', 'həmişə'], 'təriflədi')
+
+_agree('agree_past_cook', past, 'bişir', ['şorba', 'kökə', 'paxlava', 'düşbərə', 'qovurma'], ['axşam', 'bayram üçün', 'ilk dəfə', 'tələsik'])
+_agree('agree_past_play', past, 'oyna', ['şahmat', 'nərd', 'futbol', 'tennis', 'domino'], ['dünən', 'bütün axşam', 'parkda', 'nahardan sonra'])
+_agree('agree_past_live', past, 'yaşa', [loc(c) for c in CITIES], ['uşaqlıqda', 'uzun müddət', 'on il', 'bir vaxtlar'])
+_agree('agree_past_work', past, 'işlə', [loc(x) for x in PLACES], ['keçən il', 'gənc ikən', 'bir müddət', 'uzun illər'])
+_agree('agree_past_learn', past, 'öyrən', ['ingilis dilini', 'üzməyi', 'şahmatı', 'maşın sürməyi', 'gitara çalmağı'], ['uşaqlıqda', 'tez', 'kursda', 'özbaşına'])
+_agree('agree_present_bring', pres, 'gətir', ['çörək', 'su', 'meyvə', 'qəzet', 'süd'], ['hər səhər', 'bazardan', 'axşamlar', 'həmişə'])
+_agree('agree_present_take', pres, 'apar', ['uşaqları məktəbə', 'iti gəzməyə', 'nənəni bazara', 'qonşunu işə', 'qonaqları muzeyə'], ['hər səhər', 'həftədə bir', 'bəzən', 'maşınla'])
+_agree('agree_present_sell', pres, 'sat', ['meyvə', 'gül', 'kitab', 'paltar', 'köhnə əşya'], ['bazarda', 'internetdə', 'yayda', 'ucuz'])
+_agree('agree_present_buy', pres, 'al', ['təzə qəzet', 'isti çörək', 'kənd südü', 'ucuz meyvə', 'bir az pendir'], ['hər gün', 'köşkdən', 'səhərlər', 'adətən'])
+_agree('agree_present_play_music', pres, 'çal', ['tar', 'piano', 'gitara', 'skripka', 'kamança'], ['toylarda', 'axşamlar', 'hər gün', 'həvəslə'])
+_agree('agree_present_watch', pres, 'izlə', ['xəbərləri', 'serialı', 'futbol oyunlarını', 'filmləri', 'verilişi'], ['axşamlar', 'hər gün', 'maraqla', 'telefonda'])
+_agree('agree_future_write', fut, 'yaz', ['məktub', 'kitab', 'şeir', 'məqalə', 'hesabat'], ['sabah', 'tətildə', 'bu axşam', 'gələn ay'])
+_agree('agree_future_drink', fut, 'iç', ['dərman', 'çay', 'şirə', 'süd', 'su'], ['yeməkdən sonra', 'səhər', 'yatmazdan əvvəl', 'indi'])
+_agree('agree_future_talk', fut, 'danış', ['müəllimlə', 'direktorla', 'həkimlə', 'qonşularla', 'valideynlərlə'], ['sabah', 'bu barədə', 'telefonla', 'iclasdan sonra'])
+_agree('agree_future_win', fut, 'qazan', ['yarışı', 'oyunu', 'mükafatı', 'turniri', 'müsabiqəni'], ['mütləq', 'bu dəfə', 'asanlıqla', 'yenə'])
+_agree('agree_future_tour', fut, 'gəz', [acc(c) for c in CITIES], ['yayda', 'tətildə', 'gələn il', 'ailə ilə'])
+_agree('agree_pastneg_call', past_neg, 'et', [f'{dat(n)} zəng' for n in NAMES[12:22]], ['dünən', 'bayramda', 'vaxtında', 'bu həftə'])
+_agree('agree_presneg_know_person', pres_neg, 'tanı', [acc(n) for n in NAMES[12:]], ['hələ', 'yaxşı', 'şəxsən', 'artıq'])
+_agree('agree_futneg_come', fut_neg, 'gəl', [dat(x) for x in ['toy', 'iclas', 'dərs', 'məclis', 'görüş']], ['sabah', 'bu dəfə', 'vaxtında', 'axşam'])
+_agree('agree_pastneg_eat', past_neg, 'ye', ['səhər yeməyi', 'nahar', 'şam yeməyi', 'şirniyyat', 'ət'], ['bu gün', 'dünən', 'yolda', 'iclasda'])
+
+for _nm, _vps in [('learn', [(x, 'öyrən') for x in ['yeni mahnını', 'şeiri', 'qaydaları', 'yeni sözləri', 'rəqsi']]),
+                  ('sell', [(x, 'sat') for x in ['köhnə maşını', 'evi', 'velosipedi', 'xalçanı', 'kitabları']])]:
+    _tense2(f'tense_past_{_nm}', _vps, _PAST_ADV, past, fut)
+    _tense2(f'tense_future_{_nm}', _vps, _FUT_ADV, fut, past)
+
+_cop('copula_busy_with', [f'{x} məşğul' for x in ['işlə', 'dərslə', 'təmirlə', 'uşaqlarla', 'layihə ilə']], ['indi', 'bu gün', 'səhərdən', 'həmişə'])
+_cop('copula_at_event', [loc(x) for x in ['toy', 'iclas', 'konsert', 'dərs', 'məşq', 'imtahan']], ['indi', 'hələ', 'artıq', 'yenə'])
+_cop('copula_height', [f'{x} boylu' for x in ['uca', 'orta', 'balaca', 'hündür']], ['çox', 'bir az', 'ailədə ən', 'sinifdə ən'])
+_cop('copula_neighbour', [f'{gen(n)} qonşusu' for n in NAMES[10:20]], ['artıq', 'uzun illərdir', 'beş ildir', 'indi'])
+
+frame('possessive_agreement', 'poss_body_cold', lambda p, b, t: (f'{cap(PRON_GEN[p])} {poss(b, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(b, _wrong(f"{b}{t}{p}", p))} {t}.'),
+      PERSONS, ['əl', 'ayaq/ayağ', 'qulaq/qulağ', 'burun/burn', 'üz'], ['üşüyür', 'qızarıb', 'çox soyuqdur', 'yenə şişib'])
+frame('possessive_agreement', 'poss_clothes', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['köynək/köynəy', 'palto', 'ayaqqabı', 'papaq/papağ', 'şalvar'], ['çox köhnədir', 'yenə cırılıb', 'şkafdadır', 'təzə yuyulub'])
+frame('possessive_agreement', 'poss_mentor', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['müəllim', 'həkim', 'məşqçi', 'rəhbər', 'usta'], ['çox tələbkardır', 'bu gün gəlmədi', 'məzuniyyətdədir', 'hamıya kömək edir'])
+frame('possessive_agreement', 'poss_view_abl', lambda p, x, t: (f'{cap(PRON_GEN[p])} {poss_abl(x, p)} {t}.', f'{cap(PRON_GEN[p])} {poss_abl(x, _wrong(f"{x}{t}{p}", p))} {t}.'),
+      PERSONS, ['otaq/otağ', 'pəncərə', 'balkon', 'ev', 'bağ'], ['dəniz görünür', 'gözəl mənzərə açılır', 'səs gəlir', 'işıq görünür'])
