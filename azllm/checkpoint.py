@@ -12,7 +12,7 @@ from typing import Optional
 import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
-from .core import AzllmError, write_json, require_fs, pid_alive, loads_json, MAX_COUNT
+from .core import AzllmError, dir_lock, write_json, require_fs, pid_alive, loads_json, MAX_COUNT
 from .runtime import Runtime, quiet
 
 # %% auto #0
@@ -431,17 +431,6 @@ def _in_use(where, lock, owner) -> AzllmError:
     return AzllmError(f"{where} is in use by another run (pid {owner.get('pid', '?')} on {owner.get('host', '?')}, since "
                       f"{owner.get('started', '?')}); wait for it to finish, or delete {lock} if that process is gone")
 
-@contextlib.contextmanager
-def _takeover_guard(d:Path):
-    "One takeover at a time in `d`: an flock on the directory, which the kernel drops when its holder dies (never stale itself)."
-    import fcntl
-    fd = os.open(d, os.O_RDONLY)
-    try:
-        try: fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError: pass                 # a filesystem without flock (some NFS): the takeover is unguarded, as before
-        yield
-    finally: os.close(fd)                    # closing drops the flock
-
 class RunLock:
     "Exclusive lock on a run directory (`.azllm.lock` with pid and host), local or on an object store; a dead owner's lock is taken over by one process only."
     def __init__(self, run_dir:str|Path):
@@ -458,7 +447,7 @@ class RunLock:
             for _ in range(3):
                 try: os.link(tmp, self.path); return self      # atomic and exclusive: the lock is never seen half-written
                 except FileExistsError: pass
-                with _takeover_guard(self.path.parent):
+                with dir_lock(self.path.parent):
                     # judged and removed under the guard: two starts that found one dead owner's lock cannot both take it
                     try: owner = loads_json(self.path.read_text(), str(self.path))
                     except FileNotFoundError: continue

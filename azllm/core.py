@@ -18,9 +18,9 @@ __all__ = ['MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB
            'MARKER', 'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path',
            'Config', 'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
            'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line', 'write_json',
-           'config_flag', 'config_from_args', 'pid_alive', 'repo_root', 'run_on_gpu', 'read_marker', 'output_kind',
-           'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files', 'check_output',
-           'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'check_json_files',
+           'config_flag', 'config_from_args', 'pid_alive', 'dir_lock', 'repo_root', 'run_on_gpu', 'read_marker',
+           'output_kind', 'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files',
+           'check_output', 'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'check_json_files',
            'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
@@ -460,6 +460,19 @@ def pid_alive(pid:int, # a process id on this host
     except (ProcessLookupError, OverflowError): return False   # (a forged lock's 2**40 is no process either)
     except PermissionError: return True
     return True
+
+# %% ../nbs/00_core.ipynb #6b7fe59d
+@contextlib.contextmanager
+def dir_lock(d:str|Path, # an existing directory
+            ):
+    "One holder at a time inside: an flock on directory `d`, dropped by the kernel when its holder dies (never stale)."
+    import fcntl
+    fd = os.open(d, os.O_RDONLY)
+    try:
+        try: fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError: pass                 # a filesystem without flock (some NFS): unguarded, as without this
+        yield
+    finally: os.close(fd)                    # closing drops the flock
 
 # %% ../nbs/00_core.ipynb #0d7386b5
 def repo_root() -> Path:

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/logps.html.md"""
 
 # %% ../nbs/30_logps.ipynb #ff9cc4fd
 from __future__ import annotations
-import contextlib
+import contextlib, functools
 import torch
 from .core import AzllmError
 from .engine import inner_model
@@ -34,12 +34,10 @@ def chunk_logp(z:torch.Tensor, # (n, V) logits of n scored tokens, in the head's
     hit = torch.arange(z.shape[1], device=z.device)[None] == y[:, None]
     return logp, (hit.to(zf.dtype) - (zf - lse).exp()).to(z.dtype)
 
-_COMPILED = {}
-def _chunk_fn(cuda:bool):
-    "`chunk_logp`, compiled once on a GPU (one fused pass over each chunk's logits instead of five), as it is elsewhere."
-    if not cuda: return chunk_logp
-    if 'f' not in _COMPILED: _COMPILED['f'] = torch.compile(chunk_logp, dynamic=True)
-    return _COMPILED['f']
+@functools.cache
+def _compiled_chunk_logp():
+    "`chunk_logp` compiled once, for a GPU: one fused pass over each chunk's logits instead of five (dynamic: chunks differ in length)."
+    return torch.compile(chunk_logp, dynamic=True)
 
 # %% ../nbs/30_logps.ipynb #94c27864
 class TokenLogps(torch.autograd.Function):
@@ -52,7 +50,7 @@ class TokenLogps(torch.autograd.Function):
         out = hidden.new_zeros(labels.shape, dtype=torch.promote_types(hidden.dtype, torch.float32))
         eager = grad_hidden and not ctx.needs_input_grad[1]              # the gradient now, the logits never again
         dlogp = torch.zeros_like(hidden) if eager else None
-        f = _chunk_fn(hidden.is_cuda)
+        f = _compiled_chunk_logp() if hidden.is_cuda else chunk_logp
         for s in range(0, len(sel), chunk):
             i = sel[s:s + chunk]
             z = hidden[i] @ weight.t()

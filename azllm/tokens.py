@@ -13,7 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 import numpy as np
 from tqdm import tqdm
-from .core import AzllmError, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0
+from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0
 from .data import MAX_DOC_CHARS, expand_sources, slice_source, slice_documents, is_url
 
 # %% auto #0
@@ -136,16 +136,13 @@ class _Group:
 def mark_cache(root:Path):
     "Create the cache folder and mark it as azllm's (what is in it, azllm made and may replace)."
     root.mkdir(parents=True, exist_ok=True)
-    fd = os.open(root, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)       # runs marking a new folder at once: one writes the marker, the others then read it
+    with dir_lock(root):                     # runs marking a new folder at once: one writes the marker, the others then read it
         if read_marker(root) is None:
             if any(p.name != MARKER for p in root.iterdir()):
                 raise AzllmError(f"{root}: token_cache is a folder azllm did not make and it is not empty; choose an empty or new folder")
             write_marker(root, 'token-cache')
         elif read_marker(root)['kind'] != 'token-cache':
             raise AzllmError(f"{root}: token_cache is an azllm {read_marker(root)['kind']}, not a token cache; choose another folder")
-    finally: os.close(fd)
 
 def cached_entry(entry:Path) -> dict|None:
     "The manifest of a complete cache entry (every shard of the length it records), else None."
