@@ -280,14 +280,16 @@ def test_readme_floor_tables_are_rendered_from_the_floors_file(floors):
     assert floors.render_readme(res, text) == text, 'run: python benchmarks/task_floors.py --render'
 
 
-LL_TOLERANCE = 0.25   # nats: lm-eval's option log-likelihoods differ from the in-process scorer's by up to 0.16 on the prompted tasks (0 on grammar)
+LL_TOLERANCE = 0.25   # nats: lm-eval's option log-likelihoods differ from the in-process scorer's by up to 0.16 on the prompted tasks (0 on grammar): its prompts start with bos under the custom BPE, the scorer's do not
 
 def test_the_scorer_agrees_with_lm_eval(floors, builder, one_thread):
     """The in-process scorer gives lm-eval's own log-likelihoods on the same items (so the floors above are lm-eval's floors):
     every option within LL_TOLERANCE nats, and the same right/wrong on every item whose two best options lie further apart
-    than that. A wrong prompt, delimiter or token would move an option by a whole token, several nats for an untrained model;
-    what is left is numerics (measured on this CPU: 0.000 on az_grammar, 0.044 on az_reading, 0.159 on az_knowledge, whose
-    first 24 items of task set v4 hold a near tie of 0.024 nats that lm-eval resolves the other way)."""
+    than that. What is left is not numerics: lm-eval encodes the prompt with the tokenizer's own special tokens, so with the
+    az4k and az16k BPE (whose post-processor adds bos) its context starts with bos and the in-process scorer's does not (with
+    the Llama 3 tokenizer neither does); for this untrained model that moves an option by 0.01-0.16 nats (0.000 on az_grammar,
+    whose empty prompt is bos in both; knowledge-580 of task set v4, a near tie of 0.024 nats, falls the other way). So this
+    bound cannot tell a missing bos from none, for an untrained model: see the session-12 note (open under issue 32)."""
     pytest.importorskip('lm_eval')
     from azllm.model import load_model
     from azllm.harness import harness_results
