@@ -317,9 +317,28 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
                max_length:int|None=None, # longest input in tokens (None: the model's own)
                bar=None, # a `progress_bar` for the requests (None: none)
               ):
-    "lm-eval's `HFLM` around a model already in memory; documents of rolling tasks are scored as `bos doc`, once."
+    "lm-eval's `HFLM` around a model already in memory: every prompt starts with one bos; documents of rolling tasks are scored as `bos doc`."
     from lm_eval.models.huggingface import HFLM
     class HarnessLM(HFLM):
+        # One bos in front of every prompt, whatever the tokenizer adds by itself: lm-eval encodes with the tokenizer's
+        # defaults, which give bos under a BPE trained here and nothing under the Llama 3 tokenizer as azllm loads it.
+        # None where lm-eval asks for no special tokens (the continuation of an empty context, which lm-eval puts after
+        # its own prefix token), where `add_bos_token` is off (rolling requests, below), or where the text starts with bos.
+        def _encode(self, string, add_special_tokens=None):
+            ids = self.tokenizer.encode(string, add_special_tokens=False)
+            bos, want = self.tokenizer.bos_token_id, self.add_bos_token if add_special_tokens is None else add_special_tokens
+            return [bos, *ids] if want and bos is not None and ids[:1] != [bos] else ids
+        def tok_encode(self, string, add_special_tokens=None, left_truncate_len=None, **kwargs):
+            ids = self._encode(string, add_special_tokens)
+            return ids[-left_truncate_len:] if left_truncate_len else ids
+        def tok_batch_encode(self, strings, padding_side='left', left_truncate_len=None, truncation=False):
+            rows = [self.tok_encode(s, left_truncate_len=left_truncate_len) for s in strings]
+            n = max(map(len, rows))
+            ids, mask = torch.full((len(rows), n), self.tokenizer.pad_token_id or 0), torch.zeros(len(rows), n, dtype=torch.long)
+            for r, x in enumerate(rows):
+                at = slice(n - len(x), n) if padding_side == 'left' else slice(0, len(x))
+                ids[r, at], mask[r, at] = torch.tensor(x, dtype=torch.long), 1
+            return ids, mask
         def loglikelihood_rolling(self, requests, disable_tqdm=False):
             # the rolling windows already start with the prefix token (bos); a tokenizer that adds its own bos would make
             # the first prediction "bos after bos", a token that is not in the text
@@ -372,7 +391,7 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
     # it, and re-tying breaks a PeftModel whose adapter keeps its own copy of the tied embeddings (`modules_to_save`)
     model.tie_weights = lambda *args, **kwargs: None
     try:
-        with _lm_eval_block(): return HarnessLM(pretrained=model, tokenizer=tok, batch_size=batch_size, max_length=max_length)
+        with _lm_eval_block(): return HarnessLM(pretrained=model, tokenizer=tok, batch_size=batch_size, max_length=max_length, add_bos_token=True)
     finally: del model.tie_weights
 
 # %% ../nbs/39_harness.ipynb #a6ee90c8

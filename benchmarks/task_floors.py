@@ -63,13 +63,13 @@ def context(task, it):
 
 @torch.inference_mode()
 def loglikelihoods(model, tok, task, items, batch=32) -> list[list[float]]:
-    "log p(' ' + option | prompt) of every option of every item, as lm-eval's loglikelihood requests (empty prompt: bos)."
-    reqs = []
+    "log p(' ' + option | bos + prompt) of every option of every item, as azllm's lm-eval requests (`harness_lm`: one bos before every prompt)."
+    reqs, bos = [], [tok.bos_token_id]
     for it in items:
         ctx = context(task, it)
-        c = tok(ctx, add_special_tokens=False).input_ids if ctx else [tok.bos_token_id]
+        c = bos + tok(ctx, add_special_tokens=False).input_ids if ctx else bos
         for ch in it['choices']:
-            whole = tok(ctx + ' ' + ch, add_special_tokens=False).input_ids if ctx else c + tok(' ' + ch, add_special_tokens=False).input_ids
+            whole = bos + tok(ctx + ' ' + ch, add_special_tokens=False).input_ids if ctx else c + tok(' ' + ch, add_special_tokens=False).input_ids
             reqs.append((whole, len(c)))
     out = [0.0] * len(reqs)
     order = sorted(range(len(reqs)), key=lambda i: len(reqs[i][0]))

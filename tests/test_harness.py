@@ -99,6 +99,31 @@ def test_bits_per_byte_agree_with_azllm(tiny):
     assert a['bpb'] < 0.95 * math.log2(len(tiny['tok'])) * a['tokens'] / a['bytes']   # trained: well below uniform guessing
 
 
+@pytest.mark.parametrize('which', ['llama3', 'bpe'])
+def test_every_prompt_starts_with_one_bos(tiny, which):
+    """Every input the model sees through lm-eval starts with exactly one bos, as every training document does: the
+    multiple-choice prompts (an empty one is bos), the rolling windows and the chat prompts of az_sft_gen, under the Llama 3
+    tokenizer (which adds no bos of its own as azllm loads it) and a BPE trained here (which adds one)."""
+    from azllm.model import load_model
+    from azllm.tokenizer import load_tokenizer
+    tok = load_tokenizer() if which == 'llama3' else tiny['tok']
+    assert (tok('Salam').input_ids[0] == tok.bos_token_id) == (which == 'bpe')       # the two post-processors differ
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    seen = []
+    def record(mod, args, kw):
+        ids, mask = kw.get('input_ids', args[0] if args else None), kw.get('attention_mask')
+        if ids is None or ids.shape[1] < 2 or kw.get('past_key_values') is not None and kw['past_key_values'].get_seq_length(): return
+        for r in range(ids.shape[0]):
+            row = ids[r][mask[r].bool()] if mask is not None else ids[r]
+            seen.append(row[:2].tolist())
+    h = model.register_forward_pre_hook(record, with_kwargs=True)
+    try: harness_results(model, tok, ['az_grammar', 'az_reading', 'az_text_bpb', 'az_sft_gen'], limit=2, offline=True)
+    finally: h.remove()
+    bos = tok.bos_token_id
+    assert len(seen) >= 2 * 2 + 2 * 4 + 2 + 2, len(seen)
+    assert [r for r in seen if r[0] != bos or r[1] == bos] == []
+
+
 # ---------------------------------------------------------------------------------------------- failing fast
 def test_unfetchable_or_unknown_task_fails_fast(monkeypatch):
     monkeypatch.setenv('HF_HUB_OFFLINE', '1')
