@@ -14,8 +14,8 @@ desirable and undesirable examples). Each row runs in its own process:
 - azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy);
 - azllm_dpo_mb4: azllm_dpo at micro-batch 4 x 2 (the same rows a step, half the activations);
 - azllm_kto: the shipped recipe with loss_type kto on the unpaired examples;
-- azllm_dpo_bf16, azllm_dpo_forward_ref: azllm_dpo with one lever undone (bf16 base; the reference in every step), to tell
-  which one moves the reward accuracy away from the unfused path's;
+- azllm_dpo_bf16, azllm_dpo_forward_ref, azllm_dpo_nokernels: azllm_dpo with one lever undone (bf16 base; the reference
+  in every step; no fused LoRA kernels), to tell which one moves the reward accuracy away from the unfused path's;
 - trl_dpo_bN: TRL DPOTrainer + peft (reference = adapter disabled), batch N pairs, bf16, max_length 2048 (each sequence
   cut at seq_len // 2 = 1024 by us; no pair here is that long); trl_dpo_liger_bN: the same with use_liger_kernel;
 - trl_kto_bN: TRL KTOTrainer + peft, batch N examples.
@@ -40,6 +40,7 @@ AZLLM_ROWS = {
     'azllm_kto': dict(loss_type='kto', train_data=str(UNPAIRED)),
     'azllm_dpo_bf16': dict(precision='auto'),                   # which lever moves the reward accuracy: the float8 base ...
     'azllm_dpo_forward_ref': dict(reference='forward'),         # ... or the cached reference
+    'azllm_dpo_nokernels': dict(lora_kernels=False),            # ... or the fused LoRA kernels
 }
 TRL_KINDS = ('trl_dpo', 'trl_dpo_liger', 'trl_kto')
 DEFAULT_ROWS = 'azllm_dpo,azllm_kto,azllm_dpo_unfused,trl_dpo_b64,trl_dpo_liger_b64,trl_kto_b64'
@@ -94,6 +95,34 @@ def row_azllm(row:str, a) -> dict:
         res.update({k: sm.get(k) for k in ('liger', 'compiled', 'lora_kernels', 'fp8_layers', 'batch', 'trainable')})
     if p.returncode: res['error_after_training'] = (p.stderr.strip().splitlines() or [''])[-1][:400]
     return res
+
+
+def rescore(run:Path, a) -> dict:
+    "Reward accuracy and mean margin of `run`'s final adapter on the training and held-out pairs, in fp32 (see the docstring's --rescore)."
+    import tempfile, torch
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from azllm.dpo import encode_pairs, read_pairs, PackedPairs, dpo_loss
+    from azllm.packing import pack_rows
+    dev = 'cuda' if torch.cuda.is_available() else 'cpu'
+    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    tok = AutoTokenizer.from_pretrained(a.model_dir)
+    base = AutoModelForCausalLM.from_pretrained(a.model_dir, dtype=torch.float32, attn_implementation='sdpa').to(dev)
+    model = PeftModel.from_pretrained(base, run/'final').eval()
+    out = {}
+    with tempfile.TemporaryDirectory() as d, torch.no_grad():
+        for split, src in (('train', PAIRS), ('valid', PAIRS.with_name('valid.jsonl'))):
+            pairs = read_pairs(src)[:a.pairs] if a.pairs else read_pairs(src)
+            exs, _ = encode_pairs(pairs, tok, a.seq_len)
+            pack_rows(exs, a.seq_len, Path(d)/split)
+            data, acc, margin, n = PackedPairs(Path(d)/split, tok.pad_token_id), 0.0, 0.0, 0
+            for i in range(len(data)):
+                b = {k: v.to(dev) for k, v in data.batch([i]).items()}
+                _, sums = dpo_loss(model, b, 1, chunk=None)
+                acc += float(sums['reward_accuracy']); margin += float(sums['reward_margin']); n += data.count([i])
+            out[split] = dict(pairs=n, reward_accuracy=acc / n, reward_margin=margin / n)
+    del model, base; torch.cuda.empty_cache() if dev == 'cuda' else None
+    return out
 
 
 def row_trl(row:str, a) -> dict:
@@ -231,6 +260,7 @@ def main():
     ap.add_argument('--model-dir', help='the merged model every row trains (made from the preset when it does not exist)')
     ap.add_argument('--work', default='/tmp/dpo-bench', help='run directories and row configs')
     ap.add_argument('--timeout', type=int, default=400, help='seconds one row may take')
+    ap.add_argument('--rescore', action='store_true', help="score each DPO row's final adapter again in fp32 on the training and held-out pairs")
     ap.add_argument('--out')
     ap.add_argument('--row', help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -265,6 +295,9 @@ def main():
                 r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400], stderr_tail=p.stderr[-3000:])
         except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.timeout} s')
         r['wall_s'], r['steps'], r['skip'] = time.time() - t0, a.steps, a.skip     # a row's own steps: rows kept from --out may have run fewer
+        run = Path(a.work)/f'bench-{row}'
+        if a.rescore and row in AZLLM_ROWS and 'kto' not in row and (run/'final'/'adapter_config.json').exists():
+            t1 = time.time(); r['rescored'] = rescore(run, a); r['rescore_s'] = time.time() - t1
         res['rows'][row] = r
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'reward_accuracy', 'kl', 'stderr_tail')})[:600], flush=True)
         res['summary'] = summarize(res['rows'], a.tiny)
