@@ -11,7 +11,9 @@ desirable and undesirable examples). Each row runs in its own process:
   fused LoRA kernels, compiled layers, flex attention, the chunked head, the cached reference), figures from its log.jsonl;
 - azllm_dpo_unfused: the same with the levers of before issue 35: full logits (head_chunk null), the reference in every
   step (reference forward), bf16 (precision auto), no LoRA kernels, micro-batch 4 x 2;
-- azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy);
+- azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy); any azllm row
+  takes a `_seedN` suffix the same way (azllm_dpo_seed2, azllm_dpo_unfused_seed1): with several seeds of the shipped and the
+  unfused recipe the summary judges their difference against the seeds' own spread;
 - azllm_dpo_mb4: azllm_dpo at micro-batch 4 x 2 (the same rows a step, half the activations);
 - azllm_kto: the shipped recipe with loss_type kto on the unpaired examples;
 - azllm_dpo_bf16, azllm_dpo_forward_ref, azllm_dpo_nokernels: azllm_dpo with one lever undone (bf16 base; the reference
@@ -42,6 +44,13 @@ AZLLM_ROWS = {
     'azllm_dpo_forward_ref': dict(reference='forward'),         # ... or the cached reference
     'azllm_dpo_nokernels': dict(lora_kernels=False),            # ... or the fused LoRA kernels
 }
+
+def azllm_keys(row:str) -> dict|None:
+    "The config keys of an azllm row: one of AZLLM_ROWS, or one of them + `_seedN` (None: not an azllm row)."
+    if row in AZLLM_ROWS: return AZLLM_ROWS[row]
+    base, _, n = row.rpartition('_seed')
+    return {**AZLLM_ROWS[base], 'seed': int(n)} if base in AZLLM_ROWS and n.isdigit() else None
+
 TRL_KINDS = ('trl_dpo', 'trl_dpo_liger', 'trl_kto')
 DEFAULT_ROWS = 'azllm_dpo,azllm_kto,azllm_dpo_unfused,trl_dpo_b64,trl_dpo_liger_b64,trl_kto_b64'
 TINY = dict(preset='llama-tiny', steps=4, skip=1, seq_len=1024, pairs=16, batch=4)
@@ -68,7 +77,7 @@ def row_azllm(row:str, a) -> dict:
     "The real command on the shipped DPO config with the row's keys; figures from its log.jsonl."
     import yaml
     from azllm.trainer import read_log
-    keys = dict(AZLLM_ROWS[row])
+    keys = dict(azllm_keys(row))
     out = Path(a.work)/f'bench-{row}'
     shutil.rmtree(out, ignore_errors=True)                          # ours, from an earlier run of this script: a fresh run (and reference pass)
     data = Path(keys.pop('train_data', PAIRS))
@@ -87,8 +96,8 @@ def row_azllm(row:str, a) -> dict:
     res = dict(tok_per_s=tok_s, peak_gib=max(r['peak_mem_gib'] for r in log), steps_logged=len(log), process_s=time.time() - t0,
                real_tokens_per_step=log[-1]['tokens'] / log[-1]['step'] if log[-1].get('tokens') else None,
                share_of_lora_limit=tok_s * 4 * N_1B / PEAK_FLOPS if not a.tiny else None,
-               command=f"azllm train {CFG.relative_to(ROOT)} " + ' '.join(f'{k}={v}' for k, v in AZLLM_ROWS[row].items()),
-               overrides=AZLLM_ROWS[row], losses=[r['loss'] for r in log],
+               command=f"azllm train {CFG.relative_to(ROOT)} " + ' '.join(f'{k}={v}' for k, v in azllm_keys(row).items()),
+               overrides=azllm_keys(row), losses=[r['loss'] for r in log],
                reward_accuracy=[r.get('reward_accuracy') for r in log], kl=[r['kl'] for r in log if 'kl' in r] or None)
     if (out/'summary.json').exists():
         sm = json.loads((out/'summary.json').read_text())
@@ -182,6 +191,45 @@ def row_trl(row:str, a) -> dict:
                          f"sdpa, {'bf16' if cuda else 'fp32 (CPU)'}" + (', use_liger_kernel' if kind == 'trl_dpo_liger' else ''))
 
 
+def seed_groups(rows:dict) -> dict:
+    "{recipe: {seed: row}} for the shipped (azllm_dpo) and the unfused recipe: a row without `_seedN` is seed 0."
+    g = {'azllm_dpo': {}, 'azllm_dpo_unfused': {}}
+    for k, r in rows.items():
+        base, _, n = k.rpartition('_seed')
+        if k in g: g[k][0] = r
+        elif base in g and n.isdigit(): g[base][int(n)] = r
+    return g
+
+
+def seed_noise(g:dict) -> dict:
+    """The shipped recipe against the unfused one, judged by the seeds' own spread. Losses: the largest step-by-step
+    difference between the two recipes at the same seed (same data order) against the largest between two seeds of one
+    recipe. Reward accuracy (the mean logged over the steps, and re-scored in fp32 where rows carry it): the difference
+    of the recipes' means within 2 standard errors, the standard error from the seeds' pooled variance."""
+    s, u = g['azllm_dpo'], g['azllm_dpo_unfused']
+    d = lambda x, y: max(abs(p - q) for p, q in zip(x['losses'], y['losses']))
+    pairs = [(r[i], r[j]) for r in (s, u) for i in r for j in r if i < j]
+    out = dict(seeds=dict(azllm_dpo=sorted(s), azllm_dpo_unfused=sorted(u)),
+               max_loss_diff_vs_unfused=max(d(s[i], u[i]) for i in s if i in u) if set(s) & set(u) else None,
+               max_loss_diff_seed=max(d(x, y) for x, y in pairs))
+    logged = lambda r: statistics.mean(x for x in r['reward_accuracy'] if x is not None)
+    metrics = {'logged': logged}
+    if all('rescored' in r for r in (*s.values(), *u.values())):
+        metrics.update(rescored_train=lambda r: r['rescored']['train']['reward_accuracy'], rescored_valid=lambda r: r['rescored']['valid']['reward_accuracy'])
+    acc = out['reward_accuracy'] = {}
+    for name, f in metrics.items():
+        a, b = [f(r) for r in s.values()], [f(r) for r in u.values()]
+        ss = sum((x - statistics.mean(v)) ** 2 for v in (a, b) for x in v)
+        se = (ss / (len(a) + len(b) - 2) * (1 / len(a) + 1 / len(b))) ** 0.5
+        acc[name] = dict(azllm_dpo=a, azllm_dpo_unfused=b, diff=statistics.mean(a) - statistics.mean(b), two_se=2 * se,
+                         within=abs(statistics.mean(a) - statistics.mean(b)) <= 2 * se)
+    out['mean_reward_accuracy'] = {k: logged(r) for k, r in (('azllm_dpo', s[min(s)]), ('azllm_dpo_unfused', u[min(u)]))}
+    out['noise_goals'] = dict(losses=out['max_loss_diff_vs_unfused'] is not None and out['max_loss_diff_vs_unfused'] <= out['max_loss_diff_seed'],
+                              reward_accuracy=acc['logged']['within'],
+                              **({'rescored_reward_accuracy': acc['rescored_train']['within'] and acc['rescored_valid']['within']} if 'rescored_train' in acc else {}))
+    return out
+
+
 def summarize(rows:dict, tiny:bool=False) -> dict:
     "The headline figures: the shipped row against TRL's best DPO row, and (not at the tiny shape) the goals of issue 35."
     ok = {k: r for k, r in rows.items() if 'error' not in r and r.get('tok_per_s')}
@@ -194,13 +242,8 @@ def summarize(rows:dict, tiny:bool=False) -> dict:
             best = max(trl, key=lambda k: trl[k]['tok_per_s'])
             out.update(trl_best_row=best, trl_best_tok_per_s=trl[best]['tok_per_s'], speedup_over_trl_best=s['tok_per_s'] / trl[best]['tok_per_s'])
         if 'azllm_dpo_unfused' in ok: out['speedup_over_unfused'] = s['tok_per_s'] / ok['azllm_dpo_unfused']['tok_per_s']
-        if 'azllm_dpo_seed1' in ok and 'azllm_dpo_unfused' in ok:
-            d = lambda x, y: max(abs(p - q) for p, q in zip(x['losses'], y['losses']))
-            out.update(max_loss_diff_vs_unfused=d(s, ok['azllm_dpo_unfused']), max_loss_diff_seed=d(s, ok['azllm_dpo_seed1']))
-            acc = lambda r: statistics.mean(x for x in r['reward_accuracy'] if x is not None)    # over the logged steps
-            m = out['mean_reward_accuracy'] = {k: acc(ok[k]) for k in ('azllm_dpo', 'azllm_dpo_unfused', 'azllm_dpo_seed1')}
-            out['noise_goals'] = dict(losses=out['max_loss_diff_vs_unfused'] <= out['max_loss_diff_seed'],
-                                      reward_accuracy=abs(m['azllm_dpo'] - m['azllm_dpo_unfused']) <= abs(m['azllm_dpo'] - m['azllm_dpo_seed1']))
+        if (g := seed_groups(ok)) and len(g['azllm_dpo']) >= 2 and g['azllm_dpo_unfused']:
+            out.update(seed_noise(g))
         if not tiny: out['goals'] = dict(tok_per_s_85k=s['tok_per_s'] >= 85_000, speedup_3_5x=out.get('speedup_over_trl_best', 0) >= 3.5,
                             peak_30gib=(s['peak_gib'] or 0) <= 30)
     if 'azllm_kto' in ok and (kto := {k: r for k, r in ok.items() if k.startswith('trl_kto')}):
@@ -215,15 +258,18 @@ def markdown_table(path:str|Path) -> str:
     if not path.exists(): return ''
     res = json.loads(path.read_text())
     label = 'CPU smoke run at a tiny shape: checks the script, not a throughput figure' if res.get('tiny') else res.get('machine', '')
-    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', '| row | real tok/s | peak GiB | batch | steps | last loss | reward accuracy: mean, last |', '|---|---:|---:|---|---:|---:|---:|']
+    resc = any('rescored' in r for r in res['rows'].values())
+    head = '| row | real tok/s | peak GiB | batch | steps | last loss | reward accuracy: mean, last |' + (' re-scored fp32: train, held-out |' if resc else '')
+    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', head, '|---|---:|---:|---|---:|---:|---:|' + ('---:|' if resc else '')]
     for k, r in res['rows'].items():
-        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |"); continue
+        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |" + (' |' if resc else '')); continue
         acc = [x for x in (r.get('reward_accuracy') or []) if x is not None]
         peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
         b = r.get('batch'); b = f"{b['micro_batch']} x {b['grad_accum']}" if isinstance(b, dict) else b
         steps = r.get('steps', res.get('steps'))
-        lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | {statistics.mean(acc):.3f}, {acc[-1]:.2f} |" if acc else
-                     f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | — |")
+        line = f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | " + (f"{statistics.mean(acc):.3f}, {acc[-1]:.2f} |" if acc else '— |')
+        if resc: line += (f" {r['rescored']['train']['reward_accuracy']:.3f}, {r['rescored']['valid']['reward_accuracy']:.3f} |" if 'rescored' in r else ' — |')
+        lines.append(line)
     return '\n'.join(lines)
 
 
@@ -240,20 +286,22 @@ def summary_sentence(path:str|Path) -> str:
     if 'trl_best_row' in s: out += f", {s['speedup_over_trl_best']:.2f}x TRL's best row, {s['trl_best_row']} (goal 3.5x: {met(g.get('speedup_3_5x'))})"
     if 'speedup_over_unfused' in s: out += f", {s['speedup_over_unfused']:.2f}x the unfused path"
     if 'max_loss_diff_seed' in s:
-        ng = s.get('noise_goals', {})
-        out += (f"; its losses differ from the unfused path's by at most {s['max_loss_diff_vs_unfused']:.3f} and from seed 1's by "
-                f"{s['max_loss_diff_seed']:.3f}" + (f" (within the seeds' noise: {met(ng['losses'])})" if ng else " (the seeds' noise)"))
-        if 'mean_reward_accuracy' in s:
-            m = s['mean_reward_accuracy']
-            out += (f"; mean reward accuracy over the logged steps {m['azllm_dpo']:.3f}, unfused {m['azllm_dpo_unfused']:.3f}, "
-                    f"seed 1 {m['azllm_dpo_seed1']:.3f}" + (f" (within the seeds' noise: {met(ng['reward_accuracy'])})" if ng else ''))
+        ng, sd = s.get('noise_goals', {}), s.get('seeds', {})
+        if sd: out += f"; seeds {', '.join(map(str, sd['azllm_dpo']))} of the shipped recipe against {', '.join(map(str, sd['azllm_dpo_unfused']))} of the unfused one"
+        out += (f"; the losses differ from the unfused path's by at most {s['max_loss_diff_vs_unfused']:.3f}, two seeds of one recipe by up to "
+                f"{s['max_loss_diff_seed']:.3f}" + (f" (within the seeds' noise: {met(ng['losses'])})" if ng else ''))
+        names = dict(logged='mean reward accuracy over the logged steps', rescored_train='re-scored in fp32 on the training pairs',
+                     rescored_valid='on the held-out pairs')
+        for k, r in s.get('reward_accuracy', {}).items():
+            out += (f"; {names[k]}: {statistics.mean(r['azllm_dpo']):.3f} against {statistics.mean(r['azllm_dpo_unfused']):.3f} "
+                    f"(difference {r['diff']:+.3f}, 2 SE {r['two_se']:.3f}: {'within' if r['within'] else 'outside'} the seeds' noise)")
     if 'kto_speedup' in s: out += f". KTO: {s['azllm_kto_tok_per_s']:,.0f} real tokens/s, {s['kto_speedup']:.2f}x {s['trl_kto_best_row']}"
     return out + '.'
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--rows', default=DEFAULT_ROWS, help=f"comma-separated: {', '.join(AZLLM_ROWS)}, trl_dpo_bN, trl_dpo_liger_bN, trl_kto_bN; rows not run are kept from --out")
+    ap.add_argument('--rows', default=DEFAULT_ROWS, help=f"comma-separated: {', '.join(AZLLM_ROWS)} (each also as ROW_seedN), trl_dpo_bN, trl_dpo_liger_bN, trl_kto_bN; rows not run are kept from --out")
     ap.add_argument('--steps', type=int, default=30)
     ap.add_argument('--skip', type=int, default=10, help='steps excluded from the median (compilation, warm-up)')
     ap.add_argument('--tiny', action='store_true', help='CPU smoke run: tiny model, 4 steps, 16 pairs, batch 4')
@@ -286,7 +334,7 @@ def main():
     for row in a.rows.split(','):
         t0 = time.time()
         try:
-            if row in AZLLM_ROWS: r = row_azllm(row, a)
+            if azllm_keys(row) is not None: r = row_azllm(row, a)
             else:
                 if not row.rsplit('_b', 1)[0] in TRL_KINDS: raise SystemExit(f"unknown row {row!r}; rows: {', '.join(AZLLM_ROWS)}, trl_dpo_bN, trl_dpo_liger_bN, trl_kto_bN")
                 argv = [sys.executable, __file__, '--row', row, '--steps', str(a.steps), '--skip', str(a.skip), '--work', a.work,
@@ -296,7 +344,7 @@ def main():
         except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.timeout} s')
         r['wall_s'], r['steps'], r['skip'] = time.time() - t0, a.steps, a.skip     # a row's own steps: rows kept from --out may have run fewer
         run = Path(a.work)/f'bench-{row}'
-        if a.rescore and row in AZLLM_ROWS and 'kto' not in row and (run/'final'/'adapter_config.json').exists():
+        if a.rescore and azllm_keys(row) is not None and 'kto' not in row and (run/'final'/'adapter_config.json').exists():
             t1 = time.time(); r['rescored'] = rescore(run, a); r['rescore_s'] = time.time() - t1
         res['rows'][row] = r
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'reward_accuracy', 'kl', 'stderr_tail')})[:600], flush=True)

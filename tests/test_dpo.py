@@ -404,4 +404,20 @@ def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
     assert bench['summarize'](near)['noise_goals'] == dict(losses=True, reward_accuracy=True)
     assert bench['summarize'](far)['noise_goals'] == dict(losses=True, reward_accuracy=False)
     (tmp_path/'h.json').write_text(json.dumps(dict(command='c', machine='NVIDIA H200', tiny=False, rows=far, summary=bench['summarize'](far))))
-    assert 'unfused 0.800, seed 1 0.625 (within the seeds\' noise: missed)' in bench['summary_sentence'](tmp_path/'h.json')
+    said = bench['summary_sentence'](tmp_path/'h.json')
+    assert 'seeds 0, 1 of the shipped recipe against 0 of the unfused one' in said
+    assert 'logged steps: 0.637 against 0.800 (difference -0.163, 2 SE 0.043: outside the seeds\' noise)' in said
+    # re-scored in fp32: judged apart from the logged accuracy, and only when every seed's row carries it
+    rs = lambda tr, va: dict(train=dict(reward_accuracy=tr), valid=dict(reward_accuracy=va))
+    scored = dict(far, azllm_dpo=dict(far['azllm_dpo'], rescored=rs(0.90, 0.85)), azllm_dpo_seed1=dict(far['azllm_dpo_seed1'], rescored=rs(0.92, 0.86)),
+                  azllm_dpo_unfused=dict(far['azllm_dpo_unfused'], rescored=rs(0.91, 0.84)))
+    sm = bench['summarize'](scored)
+    assert sm['noise_goals'] == dict(losses=True, reward_accuracy=False, rescored_reward_accuracy=True)
+    assert sm['reward_accuracy']['rescored_valid']['diff'] == pytest.approx(0.015)
+    assert 'rescored_train' not in bench['summarize'](dict(scored, azllm_dpo_seed1=far['azllm_dpo_seed1']))['reward_accuracy']
+    better = dict(scored, azllm_dpo=dict(scored['azllm_dpo'], rescored=rs(0.99, 0.85)), azllm_dpo_seed1=dict(scored['azllm_dpo_seed1'], rescored=rs(0.98, 0.86)))
+    assert bench['summarize'](better)['noise_goals']['rescored_reward_accuracy'] is False
+    (tmp_path/'h.json').write_text(json.dumps(dict(command='c', machine='NVIDIA H100', tiny=False, rows=scored, summary=sm)))
+    said, t = bench['summary_sentence'](tmp_path/'h.json'), bench['markdown_table'](tmp_path/'h.json')
+    assert 'on the held-out pairs: 0.855 against 0.840 (difference +0.015' in said and 'within the seeds\' noise' in said
+    assert 're-scored fp32: train, held-out |' in t and '| 0.650, 0.80 | 0.900, 0.850 |' in t and '| 0.650, 0.80 | — |' in t
