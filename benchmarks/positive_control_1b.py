@@ -1,7 +1,7 @@
 """The task set's positive control on a GPU: the 1B shape (random init, Llama 3 tokenizer) trained for a few hundred CPT
 steps on data_samples/az_train.txt, then `azllm eval` on the headline tasks beside its untrained twin (same shape and
 tokenizer, random weights): every score with its cluster-bootstrap interval, the paired test against the twin, and the
-smallest difference each test detects with 80% power. Writes benchmarks/results/positive_control_1b_h200.json.
+smallest difference each test detects with 80% power. Writes benchmarks/results/positive_control_1b_<card>.json (h100, h200, cpu).
 
     python benchmarks/positive_control_1b.py                    # 100 steps, then the eval: 296 s on one H100 (60 s of training after compilation)
     python benchmarks/positive_control_1b.py --steps 100 --out /tmp/pc.json
@@ -20,7 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from azllm.trainer import read_log
-OUT = ROOT/'benchmarks'/'results'/'positive_control_1b_h200.json'
+def default_out() -> Path:
+    "The results file named after the card that made it, as the other benchmarks' files are."
+    card = next((c for c in ('h100', 'h200', 'a100', 'l4') if torch.cuda.is_available() and c in torch.cuda.get_device_name().lower()), 'gpu' if torch.cuda.is_available() else 'cpu')
+    return ROOT/'benchmarks'/'results'/f'positive_control_1b_{card}.json'
 
 def run(cmd):
     print('+', ' '.join(map(str, cmd)), flush=True)
@@ -35,8 +38,9 @@ def main(argv=None):
     ap.add_argument('--limit', type=int, default=None, help='the first N items of each task (a smoke test); default: every item')
     ap.add_argument('--work', default='runs/positive-control-1b')
     ap.add_argument('--tasks', default='az,az_corpus_recall')
-    ap.add_argument('--out', default=str(OUT))
+    ap.add_argument('--out', default=None, help='default: benchmarks/results/positive_control_1b_<card>.json')
     a = ap.parse_args(argv)
+    a.out = a.out or str(default_out())
     t0, work = time.time(), ROOT/a.work
     cpt = work/'cpt'
     if a.model is None:
