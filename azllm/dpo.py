@@ -18,6 +18,7 @@ from .core import AzllmError, atomic_dir, write_json, print0, resolve_source, lo
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet
 from .engine import inner_model
+from .lora_kernels import frozen_exact
 from .logps import HEAD_CHUNK, token_logps, logps_head
 from .trainer import Trainer, run_training, data_dir
 from .model import load_model
@@ -407,15 +408,17 @@ def preference_metrics(model, # the (wrapped) peft model
                        loss_type:str='sigmoid', beta:float=0.1, micro_batch:int=4, bf16:bool=False,
                        max_rows:Optional[int]=None, # score only the first N rows
                        loss_fn=None, # (model, batch, n_items) -> (loss, sums); None: `dpo_loss` with `loss_type` and `beta`
+                       exact:bool=True, # float8 frozen layers score in their bf16 weights (`frozen_exact`; the reference must be scored so too)
                       ) -> dict:
     "Preference loss and the loss's summed metrics (DPO: reward accuracy, rewards, margin) on held-out pairs, over all processes, per pair."
     loss_fn = loss_fn or (lambda m, b, n: dpo_loss(m, b, n, loss_type, beta))
     was = model.training; model.eval()
+    scoring = frozen_exact(model) if exact else contextlib.nullcontext()
     n = len(data) if max_rows is None else min(len(data), max_rows)
     mine = list(range(rt.rank, n, rt.world))
     steps = math.ceil(math.ceil(n / rt.world) / micro_batch)
     acc, names = None, []
-    with torch.no_grad():
+    with torch.no_grad(), scoring:
         for s in range(steps):
             idx = mine[s * micro_batch:(s + 1) * micro_batch]
             batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items()}     # every process runs each forward (FSDP)
@@ -443,16 +446,18 @@ def reference_logps(model, # the wrapped peft model
                     rt:Runtime, # this process
                     micro_batch:int=4, bf16:bool=False,
                     chunk:Optional[int]=HEAD_CHUNK, # the head's chunk (`sequence_logps`)
+                    exact:bool=False, # float8 frozen layers score in their bf16 weights (`frozen_exact`): what validation compares with
                    ) -> np.ndarray:
     "Reference log-probs of every sequence of `data` (rows in order, each row's sequences in order), over all processes."
     was = model.training; model.eval()
+    scoring = (lambda: frozen_exact(model)) if exact else contextlib.nullcontext     # a fresh context for each batch
     out = np.zeros(int(data.starts[-1]))
     mine = list(range(rt.rank, len(data), rt.world))
     steps = math.ceil(math.ceil(len(data) / rt.world) / micro_batch)
     for s in range(steps):
         idx = mine[s * micro_batch:(s + 1) * micro_batch]
         batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items() if k != 'ref_logps'}   # every process runs each forward (FSDP)
-        with autocast(bf16, rt.device.type): ref = reference_of(model, batch, chunk).double().cpu().numpy()
+        with autocast(bf16, rt.device.type), scoring(): ref = reference_of(model, batch, chunk).double().cpu().numpy()
         off = 0
         for i in idx:
             n = int(data.starts[i + 1] - data.starts[i]); out[data.starts[i]:data.starts[i + 1]] = ref[off:off + n]; off += n
@@ -462,28 +467,30 @@ def reference_logps(model, # the wrapped peft model
 def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
                   base:str, # the reference model (`dpo_base`)
                   rows:Path, # a split's packed rows (written by `pack_rows`)
+                  exact:bool=False, # scored inside `frozen_exact` (the held-out split)
                  ) -> str:
     "SHA-256 of what the reference log-probs of `rows` depend on: the rows, the reference model's files, the numerics keys."
     from azllm.trainer import data_fingerprint
     h = hashlib.sha256()
     for f in ('tokens.bin', 'trained.bin', 'positions.bin', 'rows.bin'): h.update((Path(rows)/f).read_bytes())
     h.update(data_fingerprint([base]).encode())
-    h.update(json.dumps({k: getattr(cfg, k, None) for k in REFERENCE_KEYS}, sort_keys=True, default=str).encode())
+    h.update(json.dumps({**{k: getattr(cfg, k, None) for k in REFERENCE_KEYS}, **({'frozen_exact': True} if exact else {})}, sort_keys=True, default=str).encode())
     return h.hexdigest()
 
 # %% ../nbs/33_dpo.ipynb #e09b8f33
 def cached_reference(trainer:Trainer, # the DPO trainer, engine built
                      data:PackedPairs, # a split
                      rows:Path, # where it was packed (the cache goes next to it)
+                     exact:bool=False, # score inside `frozen_exact` (the held-out split, which validation scores so)
                     ) -> bool:
     "Attach the reference log-probs of `data`, from `rows/reference.npy` when its key matches, else computed and saved there; True if computed."
     cfg, rt = trainer.cfg, trainer.rt
-    key = reference_key(cfg, trainer.task.base, rows)
+    key = reference_key(cfg, trainer.task.base, rows, exact)
     meta = rows/'reference.json'
     hit = meta.is_file() and (loads_json(meta.read_text(), meta) or {}).get('key') == key and (rows/'reference.npy').is_file()
     hit = all(rt.gather(hit))                                  # every process decides the same
     if hit: data.attach_reference(np.load(rows/'reference.npy')); return False
-    ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16, cfg.head_chunk)
+    ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16, cfg.head_chunk, exact)
     if rt.local_main:
         tmp = rows/f'.reference.{os.getpid()}.npy'
         np.save(tmp, ref); os.replace(tmp, rows/'reference.npy')  # whole or not at all
@@ -495,11 +502,11 @@ def cached_reference(trainer:Trainer, # the DPO trainer, engine built
 # %% ../nbs/33_dpo.ipynb #889b6fb7
 @patch_to(DPOTask)
 def prepare(self, trainer:Trainer):
-    "The reference log-probs of the train and valid pairs, cached next to the packed data (`cfg.reference: cached`)."
+    "The reference log-probs of the train and valid pairs, cached next to the packed data (`cfg.reference: cached`); the valid pairs' as validation scores them (`frozen_exact`)."
     if trainer.cfg.reference != 'cached': return
     dd = data_dir(trainer.out, trainer.rt)
     for split, data in (('train', trainer.train_data), ('valid', trainer.valid_data)):
-        if data is not None and cached_reference(trainer, data, dd/split): print0(f"{split}: reference log-probs of {int(data.starts[-1]):,} sequences computed and cached")
+        if data is not None and cached_reference(trainer, data, dd/split, exact=split == 'valid'): print0(f"{split}: reference log-probs of {int(data.starts[-1]):,} sequences computed and cached")
 
 # %% ../nbs/33_dpo.ipynb #5ed77a93
 @patch_to(DPOTask)

@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/lora_kernels.html.md"""
 
 # %% ../nbs/22_lora_kernels.ipynb #6dbb30f8
 from __future__ import annotations
-import types
+import contextlib, types
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -19,8 +19,8 @@ from .runtime import quiet
 __all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_weight', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP',
            'lora_parts', 'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward',
            'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'frozen_to_bf16', 'to_fp8', 'Float8FrozenMatmul',
-           'frozen_to_float8', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit', 'bnb_adamw',
-           'verify_lora_kernels']
+           'frozen_to_float8', 'frozen_exact', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit',
+           'bnb_adamw', 'verify_lora_kernels']
 
 # %% ../nbs/22_lora_kernels.ipynb #81506fde
 def lora_weight(Ws:list, # frozen base weights (d_out_i, d_in) of projections of one input
@@ -282,7 +282,8 @@ class Float8FrozenMatmul(torch.autograd.Function):
         return dx.to(ctx.dtype), None, None, None, None, None
 
 def _fp8_frozen_forward(self, x):
-    "A frozen linear layer's forward through `Float8FrozenMatmul`."
+    "A frozen linear layer's forward through `Float8FrozenMatmul`, or through its bf16 weight inside `frozen_exact`."
+    if self.fp8_exact: return F.linear(x.to(self.weight.dtype), self.weight)
     y = Float8FrozenMatmul.apply(x.reshape(-1, x.shape[-1]), self.fp8_weight, self.fp8_weight_inv, self.fp8_weight_t,
                                  self.fp8_weight_t_inv, self.fp8_rowwise)
     return y.view(*x.shape[:-1], -1)
@@ -304,11 +305,21 @@ def frozen_to_float8(model, # a causal LM (peft-wrapped is fine), before FSDP wr
         # buffers move with the model; not persistent, so checkpoints and adapters are as before
         for k, v in dict(fp8_weight=w8, fp8_weight_inv=w_inv.t(), fp8_weight_t=wt8, fp8_weight_t_inv=wt_inv.t()).items():
             m.register_buffer(k, v.contiguous(), persistent=False)
-        m.fp8_rowwise = rowwise
+        m.fp8_rowwise, m.fp8_exact = rowwise, False
         m.weight.data = m.weight.data.to(torch.bfloat16)   # kept (state dict, merging), no longer read by the forward
         m.forward = types.MethodType(_fp8_frozen_forward, m)
         names.append(name)
     return names
+
+@contextlib.contextmanager
+def frozen_exact(model, # a model whose frozen weights `frozen_to_float8` stored in float8 (any other: nothing changes)
+                ):
+    "Inside the block the float8 frozen layers compute in their bf16 weights: scores without float8's rounding noise; yields how many layers."
+    mods = [m for m in model.modules() if hasattr(m, 'fp8_weight')]
+    for m in mods: m.fp8_exact = True
+    try: yield len(mods)
+    finally:
+        for m in mods: m.fp8_exact = False
 
 # %% ../nbs/22_lora_kernels.ipynb #21c73918
 def require_bitsandbytes(what:str, # the config setting that asked for it, e.g. 'load_in_4bit: true'

@@ -24,6 +24,10 @@ desirable and undesirable examples). Each row runs in its own process:
 Real (non-pad) tokens per second: every token a forward pass reads (both replies with their prompts; KTO: its sequences and
 the mismatched KL sequences, which both trainers run), median over the steps after --skip (compilation, warm-up). Peak
 memory: torch.cuda.max_memory_allocated. Loss and reward accuracy per step are kept in each row (`losses`, `reward_accuracy`).
+With --validate each azllm row also scores the held-out pairs at its last step, as a run with valid_data does (`val_*`):
+with precision fp8 validation computes in the bf16 weights the float8 layers keep (`frozen_exact`), so its reward accuracy
+lacks the float8 rounding noise the per-step `reward_accuracy` carries. With --rescore each DPO row's final adapter is
+scored again in fp32 (a bf16-free check of what the adapter learned, outside azllm's engine).
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, time
 from pathlib import Path
@@ -81,15 +85,18 @@ def row_azllm(row:str, a) -> dict:
     out = Path(a.work)/f'bench-{row}'
     shutil.rmtree(out, ignore_errors=True)                          # ours, from an earlier run of this script: a fresh run (and reference pass)
     data = Path(keys.pop('train_data', PAIRS))
-    over = dict(output_dir=str(out), model=str(a.model_dir), tokenizer=None, train_data=str(subset(data, a.pairs and 2 * a.pairs if data == UNPAIRED else a.pairs, Path(a.work)/f'{row}.jsonl')),
-                valid_data=None, max_steps=a.steps, warmup_steps=2, log_every=1, save_every=10 * a.steps, eval_every=0, tensorboard=False,
+    n = a.pairs and 2 * a.pairs if data == UNPAIRED else a.pairs
+    valid = str(subset(data.with_name('valid.jsonl'), n, Path(a.work)/f'{row}.valid.jsonl')) if a.validate else None   # scored once, at the last step
+    over = dict(output_dir=str(out), model=str(a.model_dir), tokenizer=None, train_data=str(subset(data, n, Path(a.work)/f'{row}.jsonl')),
+                valid_data=valid, max_steps=a.steps, warmup_steps=2, log_every=1, save_every=10 * a.steps, eval_every=0, tensorboard=False,
                 epochs=None, **keys)
     if a.tiny: over.update(precision='auto', attn_implementation='sdpa', seq_len=a.seq_len, micro_batch=2, grad_accum=1)   # CPU: no float8, no flex
     cfg = {**yaml.safe_load(CFG.read_text()), **over}
     run_cfg = Path(a.work)/f'bench-{row}.yml'; run_cfg.write_text(yaml.safe_dump(cfg))
     t0 = time.time()
     p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(run_cfg)], capture_output=True, text=True, timeout=a.timeout)
-    log = [r for r in read_log(out) if 'loss' in r] if (out/'log.jsonl').exists() else []
+    full = read_log(out) if (out/'log.jsonl').exists() else []
+    log, val = [r for r in full if 'loss' in r], [r for r in full if 'val_loss' in r]
     if not log: return dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:400], stderr_tail=p.stderr[-3000:])
     rates = [r['tok_per_s'] for r in log if r['step'] > a.skip] or [r['tok_per_s'] for r in log]
     tok_s = statistics.median(rates)
@@ -99,6 +106,7 @@ def row_azllm(row:str, a) -> dict:
                command=f"azllm train {CFG.relative_to(ROOT)} " + ' '.join(f'{k}={v}' for k, v in azllm_keys(row).items()),
                overrides=azllm_keys(row), losses=[r['loss'] for r in log],
                reward_accuracy=[r.get('reward_accuracy') for r in log], kl=[r['kl'] for r in log if 'kl' in r] or None)
+    if val: res.update({k: v for k, v in val[-1].items() if k.startswith('val_')}, val_step=val[-1]['step'])
     if (out/'summary.json').exists():
         sm = json.loads((out/'summary.json').read_text())
         res.update({k: sm.get(k) for k in ('liger', 'compiled', 'lora_kernels', 'fp8_layers', 'batch', 'trainable')})
@@ -214,6 +222,7 @@ def seed_noise(g:dict) -> dict:
                max_loss_diff_seed=max(d(x, y) for x, y in pairs))
     logged = lambda r: statistics.mean(x for x in r['reward_accuracy'] if x is not None)
     metrics = {'logged': logged}
+    if all('val_reward_accuracy' in r for r in (*s.values(), *u.values())): metrics['validated'] = lambda r: r['val_reward_accuracy']
     if all('rescored' in r for r in (*s.values(), *u.values())):
         metrics.update(rescored_train=lambda r: r['rescored']['train']['reward_accuracy'], rescored_valid=lambda r: r['rescored']['valid']['reward_accuracy'])
     acc = out['reward_accuracy'] = {}
@@ -226,6 +235,7 @@ def seed_noise(g:dict) -> dict:
     out['mean_reward_accuracy'] = {k: logged(r) for k, r in (('azllm_dpo', s[min(s)]), ('azllm_dpo_unfused', u[min(u)]))}
     out['noise_goals'] = dict(losses=out['max_loss_diff_vs_unfused'] is not None and out['max_loss_diff_vs_unfused'] <= out['max_loss_diff_seed'],
                               reward_accuracy=acc['logged']['within'],
+                              **({'validated_reward_accuracy': acc['validated']['within']} if 'validated' in acc else {}),
                               **({'rescored_reward_accuracy': acc['rescored_train']['within'] and acc['rescored_valid']['within']} if 'rescored_train' in acc else {}))
     return out
 
@@ -258,16 +268,19 @@ def markdown_table(path:str|Path) -> str:
     if not path.exists(): return ''
     res = json.loads(path.read_text())
     label = 'CPU smoke run at a tiny shape: checks the script, not a throughput figure' if res.get('tiny') else res.get('machine', '')
-    resc = any('rescored' in r for r in res['rows'].values())
-    head = '| row | real tok/s | peak GiB | batch | steps | last loss | reward accuracy: mean, last |' + (' re-scored fp32: train, held-out |' if resc else '')
-    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', head, '|---|---:|---:|---|---:|---:|---:|' + ('---:|' if resc else '')]
+    resc, vald = (any(k in r for r in res['rows'].values()) for k in ('rescored', 'val_reward_accuracy'))
+    extra = int(vald) + int(resc)
+    head = ('| row | real tok/s | peak GiB | batch | steps | last loss | reward accuracy: mean, last |' + (' validation (held-out) |' if vald else '')
+            + (' re-scored fp32: train, held-out |' if resc else ''))
+    lines = [f"*{label}* — `{res['command']}`" + (f". {res['note']}" if res.get('note') else ''), '', head, '|---|---:|---:|---|---:|---:|---:|' + '---:|' * extra]
     for k, r in res['rows'].items():
-        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |" + (' |' if resc else '')); continue
+        if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | | |" + ' |' * extra); continue
         acc = [x for x in (r.get('reward_accuracy') or []) if x is not None]
         peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
         b = r.get('batch'); b = f"{b['micro_batch']} x {b['grad_accum']}" if isinstance(b, dict) else b
         steps = r.get('steps', res.get('steps'))
         line = f"| {k} | {r['tok_per_s']:,.0f} | {peak} | {b} | {steps} | {r['losses'][-1]:.4f} | " + (f"{statistics.mean(acc):.3f}, {acc[-1]:.2f} |" if acc else '— |')
+        if vald: line += f" {r['val_reward_accuracy']:.3f} |" if r.get('val_reward_accuracy') is not None else ' — |'
         if resc: line += (f" {r['rescored']['train']['reward_accuracy']:.3f}, {r['rescored']['valid']['reward_accuracy']:.3f} |" if 'rescored' in r else ' — |')
         lines.append(line)
     return '\n'.join(lines)
@@ -290,7 +303,7 @@ def summary_sentence(path:str|Path) -> str:
         if sd: out += f"; seeds {', '.join(map(str, sd['azllm_dpo']))} of the shipped recipe against {', '.join(map(str, sd['azllm_dpo_unfused']))} of the unfused one"
         out += (f"; the losses differ from the unfused path's by at most {s['max_loss_diff_vs_unfused']:.3f}, two seeds of one recipe by up to "
                 f"{s['max_loss_diff_seed']:.3f}" + (f" (within the seeds' noise: {met(ng['losses'])})" if ng else ''))
-        names = dict(logged='mean reward accuracy over the logged steps', rescored_train='re-scored in fp32 on the training pairs',
+        names = dict(logged='mean reward accuracy over the logged steps', validated="the run's own validation on the held-out pairs (val_reward_accuracy)", rescored_train='re-scored in fp32 on the training pairs',
                      rescored_valid='on the held-out pairs')
         for k, r in s.get('reward_accuracy', {}).items():
             out += (f"; {names[k]}: {statistics.mean(r['azllm_dpo']):.3f} against {statistics.mean(r['azllm_dpo_unfused']):.3f} "
@@ -308,6 +321,7 @@ def main():
     ap.add_argument('--model-dir', help='the merged model every row trains (made from the preset when it does not exist)')
     ap.add_argument('--work', default='/tmp/dpo-bench', help='run directories and row configs')
     ap.add_argument('--timeout', type=int, default=400, help='seconds one row may take')
+    ap.add_argument('--validate', action='store_true', help="azllm rows score the held-out pairs at their last step, as a run with valid_data does (val_reward_accuracy)")
     ap.add_argument('--rescore', action='store_true', help="score each DPO row's final adapter again in fp32 on the training and held-out pairs")
     ap.add_argument('--out')
     ap.add_argument('--row', help=argparse.SUPPRESS)

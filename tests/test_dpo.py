@@ -421,3 +421,35 @@ def test_dpo_benchmark_renders_rows_or_its_cpu_smoke_run(tmp_path):
     said, t = bench['summary_sentence'](tmp_path/'h.json'), bench['markdown_table'](tmp_path/'h.json')
     assert 'on the held-out pairs: 0.855 against 0.840 (difference +0.015' in said and 'within the seeds\' noise' in said
     assert 're-scored fp32: train, held-out |' in t and '| 0.650, 0.80 | 0.900, 0.850 |' in t and '| 0.650, 0.80 | — |' in t
+
+
+def test_validation_scores_a_float8_base_in_its_bf16_weights(tmp_path, toks):
+    """precision: fp8 stores the frozen weights in float8, whose rounding noise outweighs the small policy-reference margins
+    the reward accuracy takes the sign of. Validation and the held-out reference score inside `frozen_exact` (the bf16 weights
+    the layers keep): the same metrics as a bf16 base, where the float8 path gives others; the cache key tells the two apart."""
+    import copy
+    import numpy as np
+    from azllm.dpo import preference_metrics, reference_logps, reference_key
+    from azllm.lora_kernels import frozen_to_float8
+    from azllm.runtime import Runtime
+    tok = toks['custom']
+    exs, _ = encode_pairs(read_pairs(DATA/'dpo'/'valid.jsonl')[:8], tok, 512)
+    pack_rows(exs, 512, tmp_path/'v')
+    m = nudged_peft(tok).eval()
+    f8, b16 = copy.deepcopy(m), copy.deepcopy(m)
+    names = frozen_to_float8(f8, rowwise=True, pays=lambda mod, n: '.layers.' in f'.{n}')
+    assert names
+    for n in names: b16.get_base_model().get_submodule(n).weight.data = b16.get_base_model().get_submodule(n).weight.data.to(torch.bfloat16)
+    def scored(model, exact):
+        data = PackedPairs(tmp_path/'v', tok.pad_token_id)
+        assert len(data) >= 2                                   # several batches: each enters the scoring context afresh
+        data.attach_reference(reference_logps(model, data, Runtime(), micro_batch=1, bf16=True, exact=exact))
+        return preference_metrics(model, data, Runtime(), micro_batch=1, bf16=True, exact=exact)
+    want, got, noisy = scored(b16, False), scored(f8, True), scored(f8, False)
+    for k in ('val_loss', 'val_reward_margin', 'val_rewards_chosen'):
+        assert got[k] == pytest.approx(want[k], rel=1e-4, abs=1e-6), k
+    assert abs(noisy['val_reward_margin'] - want['val_reward_margin']) > 1e-3 * abs(want['val_reward_margin'])   # the float8 path differs
+    assert not any(mod.fp8_exact for mod in f8.modules() if hasattr(mod, 'fp8_weight'))                         # and is back after
+    cfg = DPORun(output_dir=str(tmp_path/'o'), model='m', train_data=['x.jsonl'])
+    (tmp_path/'m').mkdir(); (tmp_path/'m'/'config.json').write_text('{}')
+    assert reference_key(cfg, str(tmp_path/'m'), tmp_path/'v', exact=True) != reference_key(cfg, str(tmp_path/'m'), tmp_path/'v')
