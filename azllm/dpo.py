@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/dpo.html.md"""
 
 # %% ../nbs/33_dpo.ipynb #85b15d61
 from __future__ import annotations
-import contextlib, hashlib, json, math, os
+import contextlib, hashlib, json, os
 from pathlib import Path
 from typing import Literal, Optional
 import numpy as np
@@ -16,7 +16,7 @@ from pydantic import Field
 from fastcore.basics import patch_to
 from .core import AzllmError, atomic_dir, write_json, print0, resolve_source, loads_json
 from .packing import pack_rows, PackedRows
-from .runtime import Runtime, autocast, seeded, quiet
+from .runtime import Runtime, autocast, seeded, quiet, eval_batches
 from .engine import inner_model
 from .lora_kernels import frozen_exact
 from .logps import HEAD_CHUNK, token_logps, logps_head
@@ -412,21 +412,14 @@ def preference_metrics(model, # the (wrapped) peft model
                       ) -> dict:
     "Preference loss and the loss's summed metrics (DPO: reward accuracy, rewards, margin) on held-out pairs, over all processes, per pair."
     loss_fn = loss_fn or (lambda m, b, n: dpo_loss(m, b, n, loss_type, beta))
-    was = model.training; model.eval()
     scoring = frozen_exact(model) if exact else contextlib.nullcontext()
-    n = len(data) if max_rows is None else min(len(data), max_rows)
-    mine = list(range(rt.rank, n, rt.world))
-    steps = math.ceil(math.ceil(n / rt.world) / micro_batch)
     acc, names = None, []
     with torch.no_grad(), scoring:
-        for s in range(steps):
-            idx = mine[s * micro_batch:(s + 1) * micro_batch]
-            batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items()}     # every process runs each forward (FSDP)
+        for idx, batch in eval_batches(model, data, rt, micro_batch, max_rows):
             if not idx and 'desirable' in batch: batch['desirable'].fill_(-1)   # a stand-in batch adds nothing to KTO's shared KL estimate
             with autocast(bf16, rt.device.type): loss, sums = loss_fn(model, batch, 1)
             row = torch.stack([loss.double(), *(v.double() for v in sums.values()), torch.tensor(float(data.count(idx)), device=rt.device).double()])
             acc, names = (row * 0 if acc is None else acc) + (row if idx else 0), ['loss', *sums]
-    model.train(was)
     tot = rt.sum(acc.tolist())
     pairs = tot[-1]
     if not pairs: raise AzllmError("validation scored no pairs: the held-out data is empty")
@@ -449,19 +442,13 @@ def reference_logps(model, # the wrapped peft model
                     exact:bool=False, # float8 frozen layers score in their bf16 weights (`frozen_exact`): what validation compares with
                    ) -> np.ndarray:
     "Reference log-probs of every sequence of `data` (rows in order, each row's sequences in order), over all processes."
-    was = model.training; model.eval()
     scoring = (lambda: frozen_exact(model)) if exact else contextlib.nullcontext     # a fresh context for each batch
     out = np.zeros(int(data.starts[-1]))
-    mine = list(range(rt.rank, len(data), rt.world))
-    steps = math.ceil(math.ceil(len(data) / rt.world) / micro_batch)
-    for s in range(steps):
-        idx = mine[s * micro_batch:(s + 1) * micro_batch]
-        batch = {k: v.to(rt.device) for k, v in data.batch(idx or [0]).items() if k != 'ref_logps'}   # every process runs each forward (FSDP)
+    for idx, batch in eval_batches(model, data, rt, micro_batch, drop=('ref_logps',)):
         with autocast(bf16, rt.device.type), scoring(): ref = reference_of(model, batch, chunk).double().cpu().numpy()
         off = 0
         for i in idx:
             n = int(data.starts[i + 1] - data.starts[i]); out[data.starts[i]:data.starts[i + 1]] = ref[off:off + n]; off += n
-    model.train(was)
     return np.asarray(rt.sum(out.tolist())) if rt.distributed else out
 
 def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)

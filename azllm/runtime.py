@@ -17,7 +17,7 @@ from .core import AzllmError, PRECISIONS
 
 # %% auto #0
 __all__ = ['FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8', 'peak_memory_gib',
-           'reset_peak_memory', 'state_bytes', 'saved_tensor_bytes', 'quiet', 'seeded', 'validate']
+           'reset_peak_memory', 'state_bytes', 'saved_tensor_bytes', 'quiet', 'seeded', 'eval_batches', 'validate']
 
 # %% ../nbs/03_runtime.ipynb #9508c356
 @dataclass
@@ -227,6 +227,23 @@ def seeded(seed:int, # seed for torch, numpy and random inside the block
         finally: random.setstate(py); np.random.set_state(npy)
 
 # %% ../nbs/03_runtime.ipynb #8a7bec7f
+def eval_batches(model, # put in eval mode for the loop, its training mode restored after
+                 data, # rows: `len(data)` and `data.batch(indices) -> dict`
+                 rt:Runtime, # this process
+                 micro_batch:int=4, # rows per forward pass
+                 max_rows:Optional[int]=None, # only the first N rows
+                 drop:tuple=(), # batch keys left out
+                ):
+    "Yield `(indices, batch)` of this process's share of `data`, on its device; every process yields as many batches (FSDP's collectives meet), a process out of rows row 0 with no indices (run it, count nothing)."
+    was = model.training; model.eval()
+    n = len(data) if max_rows is None else min(len(data), max_rows)
+    mine = list(range(rt.rank, n, rt.world))
+    try:
+        for s in range(math.ceil(math.ceil(n / rt.world) / micro_batch)):
+            idx = mine[s * micro_batch:(s + 1) * micro_batch]
+            yield idx, {k: v.to(rt.device, non_blocking=True) for k, v in data.batch(idx or [0]).items() if k not in drop}
+    finally: model.train(was)
+
 @torch.no_grad()
 def validate(model, # a causal LM (plain, DDP- or FSDP-wrapped)
              data, # rows: `len(data)` and `data.batch(indices) -> dict(input_ids, shift_labels[, position_ids])`
@@ -237,23 +254,15 @@ def validate(model, # a causal LM (plain, DDP- or FSDP-wrapped)
              max_rows:Optional[int]=None, # score only the first N rows
             ) -> dict:
     "Validation loss (nats/token), perplexity and bits per byte of `model` on `data`, over all processes."
-    was_training = model.training
-    model.eval()
-    n = len(data) if max_rows is None else min(len(data), max_rows)
-    mine = list(range(rt.rank, n, rt.world))
-    steps = math.ceil(math.ceil(n / rt.world) / micro_batch)
     byte_table = torch.as_tensor(nbytes, device=rt.device)
     acc = torch.zeros(3, dtype=torch.float64, device=rt.device)      # nll, tokens, bytes
-    for s in range(steps):
-        idx = mine[s * micro_batch:(s + 1) * micro_batch]
-        batch = {k: v.to(rt.device, non_blocking=True) for k, v in data.batch(idx or [0]).items()}
+    for idx, batch in eval_batches(model, data, rt, micro_batch, max_rows):
         labels = batch.pop('shift_labels')
         with autocast(bf16, rt.device.type): logits = model(**batch).logits
         if not idx: continue
         keep = labels != -100
         nll = torch.nn.functional.cross_entropy(logits.float().flatten(0, 1), labels.flatten(), ignore_index=-100, reduction='sum')
         acc += torch.stack([nll.double(), keep.sum().double(), byte_table[labels[keep]].sum().double()])
-    model.train(was_training)
     nll, toks, nb = rt.sum(acc.tolist())
     if toks == 0: raise AzllmError("validation scored no tokens: the held-out data is empty")
     return dict(val_loss=nll / toks, val_ppl=math.exp(min(nll / toks, 700)), val_bpb=nll / (math.log(2) * max(nb, 1)),
