@@ -15,9 +15,10 @@ from .data import expand_sources, is_url, source_format
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 
 # %% auto #0
-__all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'PREVIEW', 'read_chats', 'chat_format', 'to_messages',
-           'has_generation_markers', 'check_chat_tokenizer', 'tokenize_chat', 'encode_chat', 'prepare_chats',
-           'ChatPreview', 'token_strings', 'sft_preview', 'render_preview']
+__all__ = ['CHAT_FORMATS', 'FORMAT_NAMES', 'SHAREGPT_ROLES', 'PAD_CANDIDATES', 'PREVIEW', 'read_chats', 'chat_format',
+           'to_messages', 'has_generation_markers', 'end_of_turn', 'check_chat_tokenizer', 'tokenize_chat',
+           'turn_by_turn', 'encode_chat', 'prepare_chats', 'ChatPreview', 'token_strings', 'sft_preview',
+           'render_preview']
 
 # %% ../nbs/12_chats.ipynb #900f88d2
 def _convert(rows:list[dict], src:str) -> list[dict]:
@@ -132,21 +133,40 @@ def has_generation_markers(template:str) -> bool:
     "Whether a chat template marks the trained spans with `{% generation %}` (what `return_assistant_tokens_mask` needs)."
     return re.search(r"\{%-?\s*generation\s*-?%\}", template) is not None
 
+_PROBE = 'azllm-reply-7c1d'          # an assistant reply no template changes, to find what follows a reply
+
+def end_of_turn(tok, # a tokenizer with a chat template
+               ) -> str|None:
+    "The token that closes an assistant reply in `tok`'s chat template (Llama 3's `<|eot_id|>`, ChatML's `<|im_end|>`, Gemma's `<end_of_turn>`), else its eos token."
+    if EOT in tok.get_vocab(): return EOT
+    try: text = tok.apply_chat_template([{'role': 'user', 'content': 'a'}, {'role': 'assistant', 'content': _PROBE}], tokenize=False)
+    except Exception: text = ''
+    after = text.split(_PROBE, 1)[1] if isinstance(text, str) and _PROBE in text else ''
+    special = set(tok.all_special_tokens) | set(getattr(tok, 'added_tokens_encoder', {}))
+    ids = tok(after, add_special_tokens=False)['input_ids'] if after else []
+    return next((t for t in tok.convert_ids_to_tokens(ids) if t in special), tok.eos_token)
+
+PAD_CANDIDATES = (PAD, '<pad>', '<|endoftext|>', '<|pad|>')   # a dedicated padding token, in the order they are looked for
+
 def check_chat_tokenizer(tok, # a tokenizer from `load_tokenizer`
                         ):
-    "Make `tok` fit for assistant-only training: a template with generation markers and a pad token that is not `<|eot_id|>`."
+    "Make `tok` fit for assistant-only training: a chat template, a known end-of-turn token, and a pad token that is not it."
     vocab = tok.get_vocab()
-    if EOT not in vocab or tok.bos_token is None:
-        raise AzllmError(f"the tokenizer has no {EOT} or no {BOS}: SFT needs a Llama 3-style tokenizer (azllm tokenizers are)")
     if not tok.chat_template or not has_generation_markers(tok.chat_template):
-        if not all(t in vocab for t in ('<|start_header_id|>', '<|end_header_id|>')):
-            raise AzllmError("the tokenizer's chat template has no {% generation %} markers, so no token would be trained; "
-                             "use a template that wraps assistant replies in {% generation %}...{% endgeneration %}")
-        tok.chat_template = LLAMA3_CHAT_TEMPLATE       # Llama 3 specials, template without markers: use ours
+        if all(t in vocab for t in ('<|start_header_id|>', '<|end_header_id|>', EOT)):
+            tok.chat_template = LLAMA3_CHAT_TEMPLATE   # Llama 3 specials, template without markers: ours, which has them
+        elif not tok.chat_template:
+            raise AzllmError("the tokenizer has no chat template, so a conversation cannot become tokens; use a tokenizer with one "
+                             "(chat_template in tokenizer_config.json, or chat_template.jinja)")
+    eot = end_of_turn(tok)
+    if eot is None: raise AzllmError("the chat template ends an assistant reply with no special token and the tokenizer has no eos token; "
+                                     "the model could not learn to stop")
     if tok.pad_token is None and PAD in vocab: tok.pad_token = PAD
-    if tok.pad_token is None or tok.pad_token in (EOT, EOS):
+    if tok.pad_token in (None, eot) and EOT not in vocab:   # a model that pads with its end-of-turn token (SmolLM2): a spare special token instead
+        tok.pad_token = next((t for t in PAD_CANDIDATES if t in vocab and t != eot), tok.pad_token)
+    if tok.pad_token is None or tok.pad_token in (eot, EOS):
         raise AzllmError(f"the tokenizer pads with {tok.pad_token!r}: padding must use a dedicated token such as {PAD}, "
-                         f"never {EOT} (the model would not learn to stop)")
+                         f"never {eot} (the model would not learn to stop)")
     return tok
 
 # %% ../nbs/12_chats.ipynb #8f9137fd
@@ -154,8 +174,30 @@ def tokenize_chat(messages:list[dict], # [{"role", "content"}, ...]
                   tok, # a tokenizer that passed `check_chat_tokenizer`
                  ) -> dict:
     "Token ids of a conversation through the chat template, and for each whether it is trained."
+    if not has_generation_markers(tok.chat_template): return turn_by_turn(messages, tok)
     out = tok.apply_chat_template(messages, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)
     return dict(input_ids=list(out['input_ids']), trained=[bool(m) for m in out['assistant_masks']])
+
+def _text(tok, messages:list[dict], prompt:bool=False) -> str:
+    return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=prompt) if messages else ''
+
+def turn_by_turn(messages:list[dict], # [{"role", "content"}, ...]
+                 tok, # a tokenizer whose template has no `{% generation %}` markers (a model's own, such as ChatML)
+                ) -> dict:
+    "`tokenize_chat` for a template without markers: a reply is the text rendering it adds after its prompt, up to its end-of-turn token."
+    text, eot = _text(tok, messages), end_of_turn(tok)
+    enc = tok(text, add_special_tokens=False, return_offsets_mapping=True)   # as apply_chat_template tokenizes: the template writes the specials
+    spans = []
+    for k, m in enumerate(messages):
+        if m['role'] != 'assistant': continue
+        start, upto = _text(tok, messages[:k], prompt=True), _text(tok, messages[:k + 1])
+        if not (text.startswith(upto) and upto.startswith(start)):
+            raise AzllmError("the chat template does not render a conversation turn by turn (a later turn changes earlier text), so the "
+                             "trained tokens cannot be found; use a template that wraps replies in {% generation %}...{% endgeneration %}")
+        j = upto.rfind(eot, len(start))
+        spans.append((len(start), j + len(eot) if j >= 0 else len(upto)))   # up to its end-of-turn token, not the newline after it
+    trained = [any(a <= s and e <= b for a, b in spans) for s, e in enc['offset_mapping']]
+    return dict(input_ids=list(enc['input_ids']), trained=trained)
 
 # %% ../nbs/12_chats.ipynb #73325fc8
 def encode_chat(ex:dict, # an example: {"messages": [...], "where": ...}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, errno, itertools, json, math, os, re, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0, loads_json
-from .core import int_in, config_flag, config_from_args
+from .core import int_in, config_flag, config_from_args, resolve_source
 from .memory import GIB, RENAMED_VALUES, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
 
@@ -106,8 +106,8 @@ def cmd_export(a):
 
 # %% ../nbs/80_cli.ipynb #9d732e01
 def cmd_chat(a):
-    from azllm.core import resolve_source
-    resolve_source(a.model, 'model')                   # a mistyped model path fails before any tokenizer or model loads
+    from azllm.weights import gguf_model_dir
+    a.model = resolve_source(a.model if a.model.endswith('.gguf') else gguf_model_dir(a.model), 'model')   # a typo fails here; smollm2: dequantized once
     if a.adapter: _must_exist(a.adapter, '--adapter')
     from azllm.generate import chat
     with _no_loading_bars():

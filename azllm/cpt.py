@@ -28,10 +28,11 @@ __all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'save_
 class CPTRun(TrainConfig):
     "Config of a continued pre-training run (one phase): the shared training keys plus these."
     path_keys = TrainConfig.path_keys | {'base_tokenizer'}
-    resume_keys = TrainConfig.resume_keys + ('base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase')
+    resume_keys = TrainConfig.resume_keys + ('base_tokenizer', 'vocab_transfer', 'vocab_init', 'text_field', 'doc_mask', 'phase')
     stage: Literal['cpt'] = 'cpt'
     base_tokenizer: Optional[str] = None         # tokenizer the model was trained with (default: the model dir's; Llama 3 for presets)
     vocab_transfer: bool = True                  # if the tokenizers differ, resize and initialise new rows from pieces; false = error
+    vocab_init: Literal['pieces', 'mean', 'random'] = 'pieces'  # a new token's first row: the mean of its old pieces, of all old rows, or noise of their scale
     text_field: str = 'text'                     # field/column of tabular sources
     doc_mask: bool = False                       # stop attention across document boundaries inside a window
     phase: Literal['embeddings', 'full'] = 'full'  # embeddings = train input embeddings + head only, backbone frozen
@@ -56,7 +57,7 @@ def prepare_model(cfg:CPTRun) -> tuple:
         if not cfg.vocab_transfer:
             raise AzllmError(f"the tokenizer ({len(tok):,} tokens) does not match the model's vocabulary "
                              f"({model.config.vocab_size:,}); set vocab_transfer: true to transfer the embeddings")
-        info['vocab_transfer'] = transfer_vocabulary(model, base_tok, tok)
+        info['vocab_transfer'] = transfer_vocabulary(model, base_tok, tok, init=cfg.vocab_init, seed=cfg.seed)
     _check_seq_len(cfg, model)
     return model, tok, info
 

@@ -13,6 +13,7 @@ from typing import Annotated, ClassVar, Literal, Optional, Union
 import torch
 from pydantic import Field, ValidationError, field_validator, model_validator
 from .core import AzllmError, Config, expand_path, MAX_COUNT, PRECISIONS, STRATEGIES
+from .weights import gguf_model_dir
 from .runtime import Runtime, use_bf16, to_float8, autocast, state_bytes
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
@@ -101,6 +102,12 @@ class TrainConfig(Config):
             if isinstance(d.get('valid_data'), str): d = dict(d, valid_data=[d['valid_data']])
             if 'valid_data' in d and d['valid_data'] is None: d = dict(d, valid_data=[])
         return d
+
+    @field_validator('model', 'tokenizer')
+    @classmethod
+    def _gguf_as_directory(cls, v:str|None) -> str|None:
+        "A GGUF file or packaged model (`azllm.weights`) is its dequantized copy in the cache, made here once: every later step sees a directory."
+        return None if v is None else gguf_model_dir(v)
 
     @field_validator('resume')
     @classmethod

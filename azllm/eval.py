@@ -15,13 +15,13 @@ from peft import PeftModel
 from pydantic import Field, PositiveInt, field_validator
 from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, md_table, print0, loads_json
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
-from .tokenizer import load_tokenizer, EOT
+from .tokenizer import load_tokenizer, EOT, has_tokenizer, resolve_tokenizer, LLAMA3_NAME
+from .weights import gguf_model_dir
 from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
 from .trainer import read_losses
-from .tokenizer import has_tokenizer, resolve_tokenizer, LLAMA3_NAME
 from .adapters import adapter_base, adapter_config, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
@@ -115,7 +115,7 @@ def resolve_model(path:str, # model dir, hub id, preset:NAME, or an SFT output (
                  ) -> dict:
     "Where a model's base weights, adapter and tokenizer come from: {path, adapter, tokenizer}."
     name, path = name or path, str(path)
-    try: path = resolve_source(path, 'model')       # a missing local path is an error here; offline, a hub id fails fast
+    try: path = resolve_source(gguf_model_dir(path), 'model')   # a GGUF: its dequantized copy; a missing local path or, offline, a hub id fails here
     except AzllmError as e: raise AzllmError(f"model {name!r}: {e}") from None
     if adapter is None and adapter_dir_of(path) is not None: adapter, path = str(adapter_dir_of(path)), None
     if adapter is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import Field
 from .core import AzllmError, Config
 from .tokenizer import load_tokenizer, resolve_tokenizer, has_tokenizer, EOT
-from .chats import check_chat_tokenizer
+from .chats import check_chat_tokenizer, end_of_turn
 
 # %% auto #0
 __all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'GGUF_CONTEXT', 'Sampling',
@@ -154,7 +154,7 @@ def check_sampling(temperature:float, # 0: greedy
 
 def stop_ids(tok) -> list[int]:
     "The token ids generation stops at: `<|eot_id|>` (end of a turn) and the end-of-text token, those the tokenizer has."
-    return [i for i in dict.fromkeys([tok.get_vocab().get(EOT), tok.eos_token_id]) if i is not None]
+    return [i for i in dict.fromkeys([tok.get_vocab().get(end_of_turn(tok)), tok.eos_token_id]) if i is not None]
 
 def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_model`)
              prompt:str|list[dict], # a conversation ending with a user turn, or one text

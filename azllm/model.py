@@ -10,13 +10,16 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
 from .core import AzllmError, resolve_source
+from .weights import gguf_model_dir
+from .chats import end_of_turn
 from .runtime import seeded
 from .lora_kernels import require_bitsandbytes, nf4_config, quantize_4bit
 from .tokenizer import EOS, EOT, custom_code_refused
 
 
 # %% auto #0
-__all__ = ['PRESETS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary', 'set_special_ids']
+__all__ = ['PRESETS', 'VOCAB_INITS', 'preset_config', 'require_flash_attn', 'load_model', 'transfer_vocabulary',
+           'set_special_ids']
 
 # %% ../nbs/23_model.ipynb #8ced37a5
 PRESETS = {
@@ -64,7 +67,7 @@ def _bf16_on_gpu(cfg:LlamaConfig):
         with torch.device('cuda', torch.cuda.current_device()): return LlamaForCausalLM(cfg)
     finally: torch.set_default_dtype(old)
 
-def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
+def load_model(spec:str, # `preset:NAME`, a local directory, a GGUF file or packaged model (`azllm.weights`), or a hub id
                tokenizer=None, # needed for presets (vocabulary size, special ids)
                seed:int=0, # random init of presets
                dtype:torch.dtype=torch.float32, # weights' dtype (keep fp32 masters for training)
@@ -81,7 +84,7 @@ def load_model(spec:str, # `preset:NAME`, a local directory, or a hub id
         with seeded(seed):                        # the same weights for a seed; the caller's generators go on as if nothing ran
             if load_in_4bit: return quantize_4bit(_bf16_on_gpu(cfg))
             return LlamaForCausalLM(cfg).to(dtype)
-    spec = resolve_source(spec, 'model')          # a missing local path fails here; offline, a hub id fails fast
+    spec = resolve_source(gguf_model_dir(spec), 'model')   # a GGUF: its dequantized copy; a missing local path fails here; offline, a hub id fails fast
     kw = (dict(quantization_config=nf4_config(), dtype=torch.bfloat16, device_map={'': torch.cuda.current_device()})
           if load_in_4bit else dict(dtype=dtype))
     try: return AutoModelForCausalLM.from_pretrained(spec, attn_implementation=attn_implementation, trust_remote_code=False, **kw)   # never its own code, never a prompt
@@ -100,23 +103,34 @@ def _old_pieces(token:str, old_tok, old_vocab:dict) -> list[int]:
         ids = old_tok(text, add_special_tokens=False)['input_ids']
     return ids
 
+VOCAB_INITS = ('pieces', 'mean', 'random')   # how a new token's row starts: its old pieces' mean, all rows' mean, or noise of their scale
+
 @torch.no_grad()
-def _transfer_matrix(old_w:torch.Tensor, plan:list) -> torch.Tensor:
+def _transfer_matrix(old_w:torch.Tensor, plan:list, new:list[bool], init:str='pieces', seed:int=0) -> torch.Tensor:
     mean = old_w.mean(0)
-    rows = [old_w[ids].mean(0) if ids else mean for ids in plan]
-    return torch.stack(rows).to(old_w.dtype)
+    rows = [old_w[ids].mean(0) if ids and not (is_new and init != 'pieces') else mean for ids, is_new in zip(plan, new)]
+    out = torch.stack(rows)
+    if init == 'random' and any(new):                  # the old rows' own spread around their mean, so the new rows are not outliers
+        g = torch.Generator().manual_seed(seed)
+        noise = torch.randn(sum(new), old_w.shape[1], generator=g, dtype=torch.float32) * (old_w - mean).float().std()
+        out[torch.tensor(new)] = mean + noise.to(out.dtype)
+    return out.to(old_w.dtype)
 
 @torch.no_grad()
 def transfer_vocabulary(model, # a causal LM trained with `old_tok`
                         old_tok, # the tokenizer the model was trained with
                         new_tok, # the tokenizer to continue with
+                        init:str='pieces', # a new token's row: `pieces` (mean of its old pieces), `mean` (of all old rows) or `random`
+                        seed:int=0, # the noise of `init='random'`
                        ) -> dict:
     "Resize `model` to `new_tok`'s vocabulary, initialising each row from the old rows; return how rows were made."
     old_vocab, new_vocab = old_tok.get_vocab(), new_tok.get_vocab()
     by_id = sorted(new_vocab.items(), key=lambda kv: kv[1])
     if [i for _, i in by_id] != list(range(len(by_id))): raise AzllmError("the new tokenizer's ids are not contiguous")
-    plan, stats = [], dict(kept=0, from_pieces=0, fallback=0)
+    if init not in VOCAB_INITS: raise AzllmError(f"vocab_init must be one of {', '.join(VOCAB_INITS)}, got {init!r}")
+    plan, new, stats = [], [], dict(kept=0, from_pieces=0, fallback=0)
     for tok, _ in by_id:
+        new.append(tok not in old_vocab)
         if tok in old_vocab: plan.append([old_vocab[tok]]); stats['kept'] += 1; continue
         ids = _old_pieces(tok, old_tok, old_vocab)
         plan.append(ids); stats['from_pieces' if ids else 'fallback'] += 1
@@ -125,11 +139,11 @@ def transfer_vocabulary(model, # a causal LM trained with `old_tok`
     old_in = model.get_input_embeddings().weight.detach().clone()
     old_out = None if tied or model.get_output_embeddings() is None else model.get_output_embeddings().weight.detach().clone()
     model.resize_token_embeddings(len(by_id), mean_resizing=False)
-    model.get_input_embeddings().weight.copy_(_transfer_matrix(old_in, plan))
-    if old_out is not None: model.get_output_embeddings().weight.copy_(_transfer_matrix(old_out, plan))
+    model.get_input_embeddings().weight.copy_(_transfer_matrix(old_in, plan, new, init, seed))
+    if old_out is not None: model.get_output_embeddings().weight.copy_(_transfer_matrix(old_out, plan, new, init, seed + 1))
     model.config.vocab_size = len(by_id)
     for k in ('bos_token_id', 'eos_token_id', 'pad_token_id'): setattr(model.config, k, getattr(new_tok, k))
-    return dict(stats, tied=tied, old_size=len(old_vocab), new_size=len(by_id))
+    return dict(stats, init=init, tied=tied, old_size=len(old_vocab), new_size=len(by_id))
 
 # %% ../nbs/23_model.ipynb #b8d2f3e1
 def set_special_ids(model, # a causal LM about to be saved
@@ -138,7 +152,7 @@ def set_special_ids(model, # a causal LM about to be saved
     "Give `model`'s config and generation config `tok`'s ids; generation ends at `<|eot_id|>` or `<|end_of_text|>`."
     from transformers import GenerationConfig
     vocab = tok.get_vocab()
-    stop = [i for i in dict.fromkeys([vocab.get(EOT), vocab.get(EOS), tok.eos_token_id]) if i is not None]
+    stop = [i for i in dict.fromkeys([vocab.get(end_of_turn(tok)), vocab.get(EOS), tok.eos_token_id]) if i is not None]
     pad = tok.pad_token_id if tok.pad_token_id is not None else stop[0]
     model.config.bos_token_id, model.config.eos_token_id, model.config.pad_token_id = tok.bos_token_id, stop, pad
     gc = model.generation_config or GenerationConfig()

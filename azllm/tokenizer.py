@@ -16,6 +16,7 @@ from tokenizers.trainers import BpeTrainer
 from pydantic import Field
 from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
 from .data import read_documents, expand_sources, is_url
+from .weights import gguf_model_dir
 
 # %% auto #0
 __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
@@ -108,7 +109,7 @@ def custom_code_refused(e:Exception, # what `from_pretrained(..., trust_remote_c
 def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None / 'llama3' for Llama 3
                   ) -> PreTrainedTokenizerFast:
     "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default (`None` or `'llama3'`)."
-    src = default_base_tokenizer() if src is None or str(src) == LLAMA3_NAME else resolve_source(src, 'tokenizer')   # a missing local path fails here, offline fast
+    src = default_base_tokenizer() if src is None or str(src) == LLAMA3_NAME else resolve_source(gguf_model_dir(src), 'tokenizer')   # a GGUF: the tokenizer saved with its dequantized copy; a missing path fails here, offline fast
     p = Path(src)
     from transformers import AutoTokenizer
     try:
@@ -241,6 +242,8 @@ def extend_tokenizers(base:PreTrainedTokenizerFast, # the tokenizer to extend (k
             f.write_text(json.dumps({**spec, 'model': m}, ensure_ascii=False), encoding='utf-8')
             tok = out[n] = wrap_tokenizer(f)      # from a file: transformers reads it, no deep copy of a 128k-token object
             tok.chat_template = base.chat_template or LLAMA3_CHAT_TEMPLATE
+            for role in ('bos_token', 'eos_token', 'pad_token', 'unk_token'):   # a base with other specials (SmolLM2's ChatML) keeps their roles
+                if getattr(tok, role) is None and getattr(base, role) is not None: setattr(tok, role, getattr(base, role))
             if not quiet and (msg := size_shortfall(n, len(tok) - len(base), min_frequency, add=True)): print0(msg)
     return out
 

@@ -5,6 +5,9 @@ import pytest
 # Runs tokenize into a token cache (azllm.tokens): the tests' own, never the user's ~/.cache/azllm/tokens.
 # Shared by the session and the processes it starts (they inherit the environment).
 os.environ.setdefault('AZLLM_TOKEN_CACHE', tempfile.mkdtemp(prefix='azllm-test-tokens-'))
+# Models dequantized from GGUF files (azllm.weights, about 20 s and 540 MB for SmolLM2): a cache of the tests' own, shared by the
+# test processes of a run and kept between runs (an entry is named by the file's SHA-256), never the user's ~/.cache/azllm/models.
+os.environ.setdefault('AZLLM_MODEL_CACHE', os.path.join(tempfile.gettempdir(), 'azllm-test-models'))
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT/'data_samples'

@@ -184,7 +184,7 @@ def test_no_stage_keys_below_the_stage_layer():
 # so a resume refuses exactly the changes it refused before
 OLD_RESUME_KEYS = ('model', 'tokenizer', 'train_data', 'seq_len', 'micro_batch', 'grad_accum', 'global_batch', 'seed', 'lr', 'lr_scheduler',
                    'min_lr_ratio', 'warmup_steps', 'max_steps', 'max_tokens', 'epochs', 'weight_decay', 'betas', 'optimizer', 'grad_clip',
-                   'precision', 'fp8_recipe', 'attn_implementation', 'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase',
+                   'precision', 'fp8_recipe', 'attn_implementation', 'base_tokenizer', 'vocab_transfer', 'vocab_init', 'text_field', 'doc_mask', 'phase',
                    'lora_r', 'lora_alpha', 'lora_dropout', 'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit',
                    'loss_type', 'beta')
 
