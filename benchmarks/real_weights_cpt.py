@@ -80,11 +80,24 @@ def run_phase(base:dict, **over) -> dict:
                 curve=[(r['step'], r['val_bpb']) for r in logs if 'val_bpb' in r], final=str(out/'final'))
 
 
+def valid_file(work:Path, max_bytes:int|None) -> Path:
+    "The held-out text every row is scored on: az_valid.txt, or its first documents up to `max_bytes` (the same text for every tokenizer)."
+    if not max_bytes: return DATA/'az_valid.txt'
+    from azllm.data import read_documents
+    docs, n = [], 0
+    for d in read_documents(DATA/'az_valid.txt'):
+        if n + len(d.encode()) > max_bytes and docs: break
+        docs.append(d); n += len(d.encode())
+    out = work/'valid.jsonl'
+    out.write_text(''.join(json.dumps({'text': d}, ensure_ascii=False) + '\n' for d in docs), encoding='utf-8')
+    return out
+
+
 def run_row(row:str, seed:int, a, toks:dict, model_dir:str, work:Path) -> dict:
     two = row in ('ext_pieces', 'ext_mean', 'ext_random', 'custom')
     tok = {'own': None, 'custom': toks['custom']}.get(row, toks['ext'])
     init = {'ext_mean': 'mean', 'ext_random': 'random'}.get(row, 'pieces')
-    common = dict(train_data=[str(DATA/'az_train.txt')], valid_data=[str(DATA/'az_valid.txt')], seq_len=a.seq_len,
+    common = dict(train_data=[str(DATA/'az_train.txt')], valid_data=[str(valid_file(work, a.valid_bytes))], seq_len=a.seq_len,
                   micro_batch=a.micro_batch, grad_accum=1, seed=seed, warmup_steps=max(1, a.steps // 20), eval_rows=a.eval_rows,
                   save_every=10**6, keep_last=1, tensorboard=False, liger=False, compile=False, weight_decay=0.0)
     out = work/f'{row}-s{seed}'
@@ -152,11 +165,12 @@ def main(argv=None):
     p.add_argument('--eval-every', type=int, default=0, help='validation every N steps (0: at the end only)')
     p.add_argument('--max-windows', type=int, default=None, help='cap the before/init BPB windows (default: all of az_valid)')
     p.add_argument('--eval-rows', type=int, default=None, help="cap the runs' validation rows (default: all of az_valid)")
-    p.add_argument('--small', action='store_true', help='a budget for this 2-core CPU: 2 seeds, 12 steps of 4 x 256')
+    p.add_argument('--valid-bytes', type=int, default=None, help='score on the first documents of az_valid.txt up to this many bytes (default: all of it)')
+    p.add_argument('--small', action='store_true', help='a budget for this 2-core CPU: 2 seeds, 8 steps of 4 x 256, scored on 12 kB of az_valid')
     p.add_argument('--keep', default=None, help='keep the run directories here (default: a temporary folder)')
     p.add_argument('--out', default=None)
     a = p.parse_args(argv)
-    if a.small: a.seeds, a.steps, a.micro_batch, a.seq_len = '0,1', 12, 4, 256
+    if a.small: a.seeds, a.steps, a.micro_batch, a.seq_len, a.valid_bytes = '0,1', 8, 4, 256, 12_000
     import torch
     from azllm.data import read_documents
     from azllm.tokenizer import load_tokenizer
@@ -167,10 +181,11 @@ def main(argv=None):
     work.mkdir(parents=True, exist_ok=True)
     t_all = time.time()
     model_dir = gguf_model_dir(a.model)
-    docs = list(read_documents(DATA/'az_valid.txt'))
+    docs = list(read_documents(valid_file(work, a.valid_bytes)))
     toks = make_tokenizers(work, model_dir, a.add, a.custom_vocab)
     res = dict(command='python benchmarks/real_weights_cpt.py ' + ' '.join(argv if argv is not None else sys.argv[1:]),
                device=dev, torch=torch.__version__, model=a.model, settings=vars(a), started=time.strftime('%Y-%m-%d %H:%M:%S'),
+               threads=torch.get_num_threads(), load_average_at_start=os.getloadavg()[0],
                tokens_per_step=a.micro_batch * a.seq_len, fertility={k: fertility_of(v) for k, v in toks.items()})
     res['bpb_base'] = bpb_of(model_dir, load_tokenizer(model_dir), docs, a.seq_len, a.max_windows)
     print(f"base model, own tokenizer: BPB {res['bpb_base']:.4f}", flush=True)
