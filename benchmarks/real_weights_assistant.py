@@ -90,7 +90,7 @@ def train(a):
     dpo = dict(common, stage='dpo', train_data=str(DATA/'dpo'/'train.jsonl'), valid_data=str(DATA/'dpo'/'valid.jsonl'), seq_len=2 * a.seq_len,
                micro_batch=a.micro_batch, lora_r=16, lora_alpha=32, lora_dropout=0.0, beta=0.1, lr=a.dpo_lr, warmup_steps=2,
                weight_decay=0.0, eval_every=0, **({'max_steps': a.dpo_steps} if a.dpo_steps else {'epochs': 1}),
-               **({'reference': 'forward', 'eval_rows': a.eval_rows} if a.small else {}))   # on a CPU: no pass over every pair before the first step
+               reference=a.dpo_reference, eval_rows=a.eval_rows)
     twin = twin_dir(base, work)
     run('cpt', dict(cpt, output_dir=str(work/'cpt'), model=base))
     run('twin_cpt', dict(cpt, output_dir=str(work/'twin_cpt'), model=twin))
@@ -179,6 +179,7 @@ def main(argv=None):
     t.add_argument('--sft-lr', type=float, default=5e-4)
     t.add_argument('--dpo-steps', type=int, default=None)
     t.add_argument('--dpo-lr', type=float, default=5e-5)
+    t.add_argument('--dpo-reference', default='cached', choices=['cached', 'forward'], help='forward on a CPU: no pass over every pair before the first step')
     t.add_argument('--eval-rows', type=int, default=None)
     t.add_argument('--max-new-tokens', type=int, default=256)
     t.add_argument('--limit', type=int, default=None, help='answer only the first N questions')
@@ -189,7 +190,7 @@ def main(argv=None):
     s.add_argument('--out', default=None)
     a = p.parse_args(argv)
     if a.cmd == 'train':
-        if a.small: a.seq_len, a.micro_batch, a.cpt_steps, a.sft_steps, a.dpo_steps, a.eval_rows, a.limit, a.max_new_tokens = 256, 2, 2, 2, 2, 2, 4, 32
+        if a.small: a.seq_len, a.micro_batch, a.cpt_steps, a.sft_steps, a.dpo_steps, a.eval_rows, a.limit, a.max_new_tokens, a.dpo_reference = 256, 2, 2, 2, 2, 2, 4, 32, 'forward'
         train(a)
     else: score(a)
 
