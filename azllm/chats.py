@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
 from .core import AzllmError, Config, print0, loads_json
-from .data import expand_sources, is_url, source_format
+from .data import expand_sources, is_url, source_format, open_source, check_regular
+from .render import chat_template
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 
 # %% auto #0
@@ -32,10 +33,9 @@ def _convert(rows:list[dict], src:str) -> list[dict]:
     return [to_messages(r, f) for r, f in zip(rows, fmts)]
 
 def _jsonl_chats(path:Path) -> list[dict]:
-    if is_url(path) or source_format(path)[1]:                  # S3 (any fsspec URL), or compressed: through fsspec
-        import fsspec
-        with fsspec.open(str(path), 'rb', compression=source_format(path)[1]) as f: out, raw = [], f.read()
-    else: out, raw = [], Path(path).read_bytes()
+    if is_url(path) or source_format(path)[1]:                  # S3 (any fsspec URL), or compressed: decompression bounded
+        with open_source(path, binary=True) as f: out, raw = [], f.read()
+    else: out, raw = [], check_regular(path).read_bytes()     # a FIFO in a folder of chats would wait forever
     if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a messages JSONL file")
     try: text = raw.decode('utf-8-sig')
     except UnicodeDecodeError as e:
@@ -80,7 +80,7 @@ def read_chats(src, # chat JSONL file(s) (messages, Alpaca or ShareGPT), a direc
             if not files: raise AzllmError(f"{p}: directory has no .jsonl files and is not a `datasets` directory")
             for f in files: out += _jsonl_chats(f)
         elif p.is_file(): out += _jsonl_chats(p)
-        else: raise AzllmError(f"{p}: no such file or directory")
+        else: check_regular(p)                                    # missing, or a FIFO, a device, a socket: one line naming it
     if not out: raise AzllmError(f"{src}: holds no examples")
     return out
 
@@ -154,7 +154,7 @@ def tokenize_chat(messages:list[dict], # [{"role", "content"}, ...]
                   tok, # a tokenizer that passed `check_chat_tokenizer`
                  ) -> dict:
     "Token ids of a conversation through the chat template, and for each whether it is trained."
-    out = tok.apply_chat_template(messages, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)
+    out = chat_template(tok, messages, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)   # bounded: `render`
     return dict(input_ids=list(out['input_ids']), trained=[bool(m) for m in out['assistant_masks']])
 
 # %% ../nbs/12_chats.ipynb #73325fc8
