@@ -13,7 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 import numpy as np
 from tqdm import tqdm
-from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0, expand_path, check_apart
+from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0, expand_path
 from .data import MAX_DOC_CHARS, expand_sources, slice_source, slice_documents, is_url
 
 # %% auto #0
@@ -214,6 +214,15 @@ def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, fac
         shutil.rmtree(staging)
     return m
 
+def _apart_from_corpus(root:Path, sources):
+    "Refuse a cache folder that is, lies inside or holds a local file or folder of its corpus (links followed): the next run would read it as text."
+    r = Path(os.path.abspath(root)).resolve()
+    for s in [sources] if isinstance(sources, (str, Path)) else sources:
+        if is_url(s) or not Path(s).exists(): continue
+        if r == (p := Path(s).resolve()) or r.is_relative_to(p) or p.is_relative_to(r):
+            raise AzllmError(f"token cache {root} {'holds' if p.is_relative_to(r) and r != p else 'lies inside'} the corpus {s}, which is read whole (links "
+                             "followed): the next run would read the cache as text; choose a token_cache outside it")
+
 def prepare_tokens(sources, # corpus: files, folders, URLs
                    tok, # the transformers tokenizer (bos and eos needed)
                    data_fp:str, # the corpus's fingerprint
@@ -232,8 +241,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
     rt, root = rt or Runtime(), Path(root or token_cache_dir())
     dtype = token_dtype(len(tok))
     key = cache_key(data_fp, tok_fp, text_field=text_field, dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
-    try: check_apart(root, [sources] if isinstance(sources, (str, Path)) else sources)     # the next run would read the cache as corpus
-    except AzllmError as e: raise AzllmError(f"token cache: {e}") from None
+    _apart_from_corpus(root, sources)
     files = expand_sources(sources)
     nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
     parts = rt.world * max(1, workers)

@@ -266,7 +266,7 @@ def test_a_token_cache_inside_its_corpus_folder_is_refused(box, small_tokenizer)
     cfg = write_cfg(box/'runs'/'c.yml', small_tokenizer, box/'runs'/'run', train_data=[str(box/'data')], valid_data=[], token_cache=str(box/'data'/'cache'))
     before = snapshot(box)
     rc, err = cli('train', cfg)
-    one_line(rc, err, 'token cache: output', 'lies inside', 'data')
+    one_line(rc, err, 'token cache', 'lies inside the corpus', 'choose a token_cache outside it')
     assert snapshot(box) == before                                                 # the corpus folder is as it was: the next run reads it
 
 
