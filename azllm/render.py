@@ -58,6 +58,7 @@ class BoundedTemplate(Template):
         finally: _CLOCK.end = prev
     def render(self, *args, **kwargs): return ''.join(self.generate(*args, **kwargs))
 
+# %% ../nbs/08_render.ipynb #48e122d5
 def _sized(env, name:str, args:tuple, kwargs:dict):
     "Look at the clock, and refuse a call given a number over `max_chars` (`center(10**10)`, `ljust`, `indent`: one step, gigabytes)."
     _tick()
