@@ -117,6 +117,8 @@ def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the ad
         print0("the adapter was trained on a 4-bit (NF4) base: merging onto a bf16 copy of the base weights")
     model, tok = load_adapted(adapter_dir, model_dir_or_spec)
     merged = model.merge_and_unload()
+    if bad := next((k for k, p in merged.state_dict().items() if p.is_floating_point() and not torch.isfinite(p).all()), None):
+        raise AzllmError(f"{adapter_dir}: merged, {bad} holds NaN or inf: the adapter (or its base) was trained or saved as NaN; nothing was written")
     if dtype: merged = merged.to(getattr(torch, dtype))
     with atomic_dir(out, 'merged-model', overwrite) as tmp:
         set_special_ids(merged, tok).save_pretrained(tmp)

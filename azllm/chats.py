@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
 from .core import AzllmError, Config, print0, loads_json
-from .data import expand_sources, is_url, source_format
+from .data import expand_sources, is_url, source_format, open_source, check_regular
+from .render import chat_template
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD
 
 # %% auto #0
@@ -33,10 +34,9 @@ def _convert(rows:list[dict], src:str) -> list[dict]:
     return [to_messages(r, f) for r, f in zip(rows, fmts)]
 
 def _jsonl_chats(path:Path) -> list[dict]:
-    if is_url(path) or source_format(path)[1]:                  # S3 (any fsspec URL), or compressed: through fsspec
-        import fsspec
-        with fsspec.open(str(path), 'rb', compression=source_format(path)[1]) as f: out, raw = [], f.read()
-    else: out, raw = [], Path(path).read_bytes()
+    if is_url(path) or source_format(path)[1]:                  # S3 (any fsspec URL), or compressed: decompression bounded
+        with open_source(path, binary=True) as f: out, raw = [], f.read()
+    else: out, raw = [], check_regular(path).read_bytes()     # a FIFO in a folder of chats would wait forever
     if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a messages JSONL file")
     try: text = raw.decode('utf-8-sig')
     except UnicodeDecodeError as e:
@@ -81,7 +81,7 @@ def read_chats(src, # chat JSONL file(s) (messages, Alpaca or ShareGPT), a direc
             if not files: raise AzllmError(f"{p}: directory has no .jsonl files and is not a `datasets` directory")
             for f in files: out += _jsonl_chats(f)
         elif p.is_file(): out += _jsonl_chats(p)
-        else: raise AzllmError(f"{p}: no such file or directory")
+        else: check_regular(p)                                    # missing, or a FIFO, a device, a socket: one line naming it
     if not out: raise AzllmError(f"{src}: holds no examples")
     return out
 
@@ -139,7 +139,7 @@ def end_of_turn(tok, # a tokenizer with a chat template
                ) -> str|None:
     "The token that closes an assistant reply in `tok`'s chat template (Llama 3's `<|eot_id|>`, ChatML's `<|im_end|>`, Gemma's `<end_of_turn>`), else its eos token."
     if EOT in tok.get_vocab(): return EOT
-    try: text = tok.apply_chat_template([{'role': 'user', 'content': 'a'}, {'role': 'assistant', 'content': _PROBE}], tokenize=False)
+    try: text = chat_template(tok, [{'role': 'user', 'content': 'a'}, {'role': 'assistant', 'content': _PROBE}], tokenize=False)
     except Exception: text = ''
     after = text.split(_PROBE, 1)[1] if isinstance(text, str) and _PROBE in text else ''
     special = set(tok.all_special_tokens) | set(getattr(tok, 'added_tokens_encoder', {}))
@@ -175,11 +175,11 @@ def tokenize_chat(messages:list[dict], # [{"role", "content"}, ...]
                  ) -> dict:
     "Token ids of a conversation through the chat template, and for each whether it is trained."
     if not has_generation_markers(tok.chat_template): return turn_by_turn(messages, tok)
-    out = tok.apply_chat_template(messages, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)
+    out = chat_template(tok, messages, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)   # bounded: `render`
     return dict(input_ids=list(out['input_ids']), trained=[bool(m) for m in out['assistant_masks']])
 
 def _text(tok, messages:list[dict], prompt:bool=False) -> str:
-    return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=prompt) if messages else ''
+    return chat_template(tok, messages, tokenize=False, add_generation_prompt=prompt) if messages else ''
 
 def turn_by_turn(messages:list[dict], # [{"role", "content"}, ...]
                  tok, # a tokenizer whose template has no `{% generation %}` markers (a model's own, such as ChatML)

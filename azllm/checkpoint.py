@@ -192,9 +192,9 @@ def split_optimizer_state(osd:dict, # the optimizer half of `get_state_dict(mode
     groups = [{k: scalar(v) for k, v in g.items()} for g in osd.get('param_groups', [])]
     return {'state': _only_tensors(state, 'optim.state')}, groups
 
-def _groups_back(groups:list) -> list:
-    "param_groups read from JSON, with number pairs (betas) back to tuples as torch makes them."
-    return [{k: tuple(v) if k != 'params' and isinstance(v, list) else v for k, v in g.items()} for g in groups]
+def _groups_back(groups:list, live:list) -> list:
+    "param_groups read from JSON, number pairs (betas) back to tuples, flags (capturable, fused, foreach) this run's own: how it runs here is no file's to say."
+    return [{k: l[k] if _kind(v) == 'flag' else tuple(v) if k != 'params' and isinstance(v, list) else v for k, v in g.items()} for g, l in zip(groups, live)]
 
 def _read_json(fs, path:str):
     try:
@@ -395,7 +395,7 @@ def load_checkpoint(path:str, # a committed checkpoint
         state = {'model': msd, 'optim': tensors}
         with _dcp_quiet(): dcp.load(state, storage_reader=reader)
         set_state_dict(model, opt, model_state_dict=state['model'],
-                       optim_state_dict=dict(state['optim'], param_groups=_groups_back(saved_groups)))
+                       optim_state_dict=dict(state['optim'], param_groups=_groups_back(saved_groups, groups)))
         sched.load_state_dict(saved_sched)
         rng = _join(p, f'rng_rank{rt.rank}.json')
         if fs.exists(rng):

@@ -48,7 +48,7 @@ def cmd_fertility(a):
     names = [str(t) for t in a.tokenizer]
     if len(set(names)) < len(names): raise AzllmError("the same --tokenizer is given twice")
     if a.plot: check_plot_path(a.plot); check_apart(a.plot, [a.text, *names])
-    df = compare_tokenizers({n: load_tokenizer(n) for n in names}, docs)
+    df = compare_tokenizers({n: load_tokenizer(n) for n in names}, docs, progress=sys.stderr.isatty())
     if a.plot: plot_comparison(df.rename(index=lambda n: Path(n).name), a.plot)
     if a.json:
         cols = ['vocab_size', 'fertility', 'continued_words', 'chars_per_token', 'bytes_per_token', 'words_in_128k', 'words', 'tokens']

@@ -76,11 +76,11 @@ def field_comments(src:str, # the source of a class
 def expand_path(v, # a path, a list of paths, or any other value (returned as it is)
                 key:str='path', # its key, for the message
                ):
-    "`v` with a leading `~` expanded once, here, so every later use sees the same path; a NUL byte is an error."
+    "`v` with a leading `~` expanded and `file://` dropped once, here, so every later use (and check) sees the same path; a NUL byte is an error."
     if isinstance(v, list): return [expand_path(x, key) for x in v]
     if not isinstance(v, str): return v
     if '\x00' in v: raise ValueError(f"{key} contains a NUL byte ({v!r}); a path cannot")
-    v = os.path.expanduser(v) if v.startswith('~') else v
+    v = os.path.expanduser(v) if v.startswith('~') else v[len('file://'):] if v.startswith('file://') else v
     return os.path.normpath(v) if '://' not in v and '..' in Path(v).parts else v     # mine/new/.. is mine: checked as mine
 
 class Config(BaseModel):
@@ -182,27 +182,28 @@ def _check_nodes(node, fname:str, limit:int=MAX_NODES) -> int:
                     seen[k.value] = k.start_mark.line + 1
                 s += size(k) + size(v)
         elif isinstance(n, yaml.SequenceNode): s += sum(size(v) for v in n.value)
-        if s > limit: raise AzllmError(f"{fname}: the YAML expands to more than {limit:,} values (nested aliases?); a run config is small")
+        if s > limit: raise AzllmError(f"{fname}: the YAML expands to more than {limit:,} values (nested aliases?); a config or task file is small")
         sizes[id(n)] = s
         return s
     return size(node) if node is not None else 0
 
 def loads_yaml(text:str, # YAML text
                what:str, # what it is, for messages: a file, an override
+               loader:type=yaml.SafeLoader, # the loader: SafeLoader or a stricter subclass (a task file's knows no tags)
               ):
     "`yaml.safe_load` with azllm's limits (depth, alias expansion) and duplicate keys refused, each an `AzllmError` naming `what`; a syntax error stays `yaml.YAMLError`."
     depth = 0
-    for ev in yaml.parse(text, Loader=yaml.SafeLoader):      # events: no recursion, and stopped at the first level too many
+    for ev in yaml.parse(text, Loader=loader):               # events: no recursion, and stopped at the first level too many
         if isinstance(ev, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH: raise _too_deep(what)
         elif isinstance(ev, yaml.CollectionEndEvent): depth -= 1
-    loader = yaml.SafeLoader(text)
+    ld = loader(text)
     try:
-        node = loader.get_single_node()
+        node = ld.get_single_node()
         _check_nodes(node, what)
-        return None if node is None else loader.construct_document(node)
-    finally: loader.dispose()
+        return None if node is None else ld.construct_document(node)
+    finally: ld.dispose()
 
 # %% ../nbs/00_core.ipynb #4d0d997f
 def apply_overrides(d:dict, # config as a plain dict
@@ -385,15 +386,13 @@ def finite_json(obj, # JSON-able data
 
 def json_line(obj) -> str:
     "`obj` as one line of strict JSON (non-finite numbers as null, their keys under `non_finite`): what log.jsonl holds."
-    bad = []
-    obj = finite_json(obj, '', bad)
+    obj = finite_json(obj, '', bad := [])
     if bad and isinstance(obj, dict): obj['non_finite'] = bad
     return json.dumps(obj, allow_nan=False, ensure_ascii=False)
 
 def write_json(obj, path:str|Path) -> Path:
     "Write `obj` as pretty UTF-8 strict JSON (atomically): a NaN or infinite number is written as null and named under `non_finite`."
-    bad = []
-    obj = finite_json(obj, '', bad)
+    obj = finite_json(obj, '', bad := [])
     if bad and isinstance(obj, dict): obj['non_finite'] = bad
     return atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False) + '\n')
 
@@ -613,7 +612,7 @@ def check_apart(out:str|Path, # the output path of a command
     except (OSError, RuntimeError): raise AzllmError(f"output {out}: the path cannot be resolved (a loop of links?)") from None
     _never_replace(Path(expand_path(str(out))))              # the root, home or working directory: that line says more
     for i in inputs:
-        if i is None or not isinstance(i, (str, Path)) or str(i).startswith('preset:') or '://' in str(i) or '\x00' in str(i): continue
+        if i is None or not isinstance(i, (str, Path)) or str(i).startswith('preset:') or '\x00' in str(i) or '://' in expand_path(str(i)): continue
         p = Path(expand_path(str(i)))
         if not (p.exists() or p.is_symlink()): continue           # a Hub id or a datasets name: nothing of the user's at that path
         try: r = p.resolve()

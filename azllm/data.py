@@ -6,16 +6,17 @@ Docs: https://azllm.github.io/azllm/data.html.md"""
 
 # %% ../nbs/01_data.ipynb #3b37561b
 from __future__ import annotations
-import codecs, csv, io, json, re, unicodedata
+import codecs, csv, io, json, os, re, stat, unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
 from .core import AzllmError, hub_offline, looks_local, loads_json
 
 # %% auto #0
-__all__ = ['TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS', 'MAX_DOC_CHARS', 'az_lower', 'az_upper', 'cyrillic_to_latin',
-           'normalize_az', 'is_url', 'source_format', 'open_source', 'check_text_file', 'expand_sources',
-           'slice_documents', 'read_documents', 'slice_source', 'find_data_samples', 'corpus_stats']
+__all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS', 'MAX_DOC_CHARS', 'az_lower',
+           'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit', 'check_regular', 'is_url', 'source_format',
+           'open_source', 'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'slice_source',
+           'find_data_samples', 'corpus_stats']
 
 # %% ../nbs/01_data.ipynb #30516aa7
 _LOWER = str.maketrans({'İ': 'i', 'I': 'ı'})
@@ -59,6 +60,50 @@ def normalize_az(text:str, # raw text
         if a in text: text = text.replace(a, b)
     return text
 
+# %% ../nbs/01_data.ipynb #208cec5e
+MAX_INFLATE_RATIO = 200       # decompressed bytes per compressed byte a corpus file may reach (text: 3-10, a bomb: 1,000-10,000)
+INFLATE_FLOOR = 256 << 20     # what any compressed file may decompress to, whatever its ratio
+
+def inflate_limit(size:int, # the compressed file's size in bytes
+                 ) -> int:
+    "Most bytes a compressed file of `size` bytes may decompress to: `MAX_INFLATE_RATIO` (or `$AZLLM_INFLATE_RATIO`) times it, at least `INFLATE_FLOOR`."
+    try: ratio = float(os.environ.get('AZLLM_INFLATE_RATIO') or MAX_INFLATE_RATIO)
+    except ValueError: raise AzllmError(f"AZLLM_INFLATE_RATIO={os.environ['AZLLM_INFLATE_RATIO']!r} is not a number") from None
+    return max(INFLATE_FLOOR, int(ratio * size))
+
+def _bomb(name:str, limit:int) -> AzllmError:
+    return AzllmError(f"{name}: decompresses to more than {limit:,} bytes, over {MAX_INFLATE_RATIO if not os.environ.get('AZLLM_INFLATE_RATIO') else os.environ['AZLLM_INFLATE_RATIO']} "
+                      "times its size: a decompression bomb, or far more repetitive than text; if the corpus is truly that, raise AZLLM_INFLATE_RATIO")
+
+def check_regular(path:str|Path) -> Path:
+    "`path` if it names a regular file (links followed); a FIFO, device or socket is an `AzllmError` naming it, a missing path too."
+    p = Path(path)
+    try: mode = p.stat().st_mode
+    except FileNotFoundError: raise AzllmError(f"{path}: no such file or directory") from None
+    except OSError as e: raise AzllmError(f"{path}: cannot be read ({e.strerror})") from None
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        kind = 'a FIFO (named pipe)' if stat.S_ISFIFO(mode) else 'a socket' if stat.S_ISSOCK(mode) else 'a device'
+        raise AzllmError(f"{path}: {kind}, not a regular file; azllm reads data from files, whose end it can see")
+    return p
+
+class _Zstd(io.RawIOBase):
+    "A zstd stream that fails on a truncated file (zstandard's `stream_reader` ends quietly where the bytes do), fed in small pieces so no read balloons."
+    def __init__(self, f):
+        import zstandard
+        self.f, self.zd, self.d, self.buf = f, zstandard.ZstdDecompressor(), None, b''
+    def readable(self): return True
+    def readinto(self, b):
+        while not self.buf:
+            data = (self.d.unused_data if self.d is not None and self.d.eof else b'') or self.f.read(1 << 12)
+            if not data:
+                if self.d is not None and not self.d.eof: raise EOFError("the file ends inside a zstd frame (truncated)")
+                return 0
+            if self.d is None or self.d.eof: self.d = self.zd.decompressobj()
+            self.buf = self.d.decompress(data)
+        n = min(len(b), len(self.buf)); b[:n] = self.buf[:n]; self.buf = self.buf[n:]
+        return n
+    def close(self): self.f.close(); super().close()
+
 # %% ../nbs/01_data.ipynb #155fc1cf
 TEXT_SUFFIXES = {'.txt', '.md', '.text'}
 TABLE_SUFFIXES = {'.jsonl', '.json', '.parquet', '.csv', '.tsv'}
@@ -77,14 +122,18 @@ def source_format(name:str|Path) -> tuple[str, str|None]:
     return (f'.{ext}' if dot else ''), comp
 
 class _Checked(io.RawIOBase):
-    "A binary stream that raises `AzllmError` at the first NUL byte or invalid UTF-8 as it is read: the check costs no second pass."
-    def __init__(self, raw, name:str, start:int=0, end:int|None=None):
-        self.raw, self.name, self.pos, self.end = raw, name, start, end
+    "A binary stream that raises `AzllmError` at the first NUL byte, invalid UTF-8, damaged compression or a bomb as it is read: no second pass."
+    def __init__(self, raw, name:str, start:int=0, end:int|None=None, comp:str|None=None, limit:int|None=None):
+        self.raw, self.name, self.pos, self.end, self.comp, self.limit = raw, name, start, end, comp, limit
         self.dec = codecs.getincrementaldecoder('utf-8')()
     def readable(self): return True
     def readinto(self, b):
         n = len(b) if self.end is None else min(len(b), self.end - self.pos)
-        chunk = self.raw.read(n) if n > 0 else b''
+        try: chunk = self.raw.read(n) if n > 0 else b''
+        except AzllmError: raise
+        except Exception as e: raise AzllmError(f"{self.name}: {f'cannot be decompressed as {self.comp}' if self.comp else 'cannot be read'} "
+                                                f"({type(e).__name__}: {(str(e).splitlines() or [''])[0][:160]}); replace it with a good copy") from None
+        if self.limit is not None and self.pos + len(chunk) > self.limit: raise _bomb(self.name, self.limit)
         if b'\x00' in chunk:
             raise AzllmError(f"{self.name}: looks like a binary file (NUL byte near byte {self.pos + chunk.index(0)}); expected UTF-8 text")
         try: self.dec.decode(chunk, final=not chunk)
@@ -100,15 +149,18 @@ def open_source(src:str|Path, # a local file or an fsspec URL, compressed or not
                 end:int|None=None, # byte after the last (None: to the end)
                 binary:bool=False, # the checked bytes instead of text
                ):
-    "Open a corpus file as UTF-8 text, through fsspec and its decompression; the UTF-8 check happens as it is read."
+    "Open a corpus file as UTF-8 text, through fsspec and its decompression (bounded by `inflate_limit`); the checks happen as it is read."
     import fsspec
     comp = source_format(src)[1]
-    if not is_url(src) and not Path(src).exists(): raise AzllmError(f"{src}: no such file or directory")
-    try: raw = fsspec.open(str(src), 'rb', compression=comp).open()
+    if not is_url(src): check_regular(src)
+    try:
+        of = fsspec.open(str(src), 'rb', compression=None if comp == 'zstd' else comp)
+        raw, size = of.open(), of.fs.size(of.path) if comp else None
+        if comp == 'zstd': raw = _Zstd(raw)
     except ImportError: raise AzllmError(f"{src}: {comp} files need the zstandard package: pip install zstandard") from None
     except FileNotFoundError: raise AzllmError(f"{src}: no such file") from None
     if start: raw.seek(start)
-    f = io.BufferedReader(_Checked(raw, str(src), start, end), 1 << 20)
+    f = io.BufferedReader(_Checked(raw, str(src), start, end, comp, inflate_limit(size) if comp else None), 1 << 20)
     return f if binary else io.TextIOWrapper(f, encoding='utf-8')
 
 def check_text_file(path:str|Path) -> Path:
@@ -158,7 +210,13 @@ def _parquet_documents(src:str, field:str) -> Iterator[str]:
         except (pyarrow.ArrowException, OSError) as e:
             raise AzllmError(f"{src}: not a Parquet file ({(str(e).splitlines() or [''])[0][:120]}); a text file should end in .txt") from None
         if field not in pf.schema_arrow.names: _field(dict.fromkeys(pf.schema_arrow.names), field, str(src))
-        for batch in pf.iter_batches(columns=[field], batch_size=1024): yield from batch.column(0).to_pylist()
+        batches = pf.iter_batches(columns=[field], batch_size=1024)
+        while True:
+            try: batch = next(batches)
+            except StopIteration: return
+            except (pyarrow.ArrowException, OSError, ValueError) as e:
+                raise AzllmError(f"{src}: a damaged Parquet file ({(str(e).splitlines() or [''])[0][:160]}); replace it with a good copy") from None
+            yield from batch.column(0).to_pylist()
 
 def _csv_documents(f, name:str, field:str) -> Iterator[str]:
     csv.field_size_limit(1 << 30)
@@ -247,7 +305,7 @@ def _raw_documents(s, text_field:str, split:str, start:int=0, end:int|None=None)
             yield from (_txt_documents(f) if kind in TEXT_SUFFIXES else _csv_documents(f, name, text_field) if kind in ('.csv', '.tsv')
                         else _jsonl_documents(f, name, text_field))
     elif kind == '.parquet':
-        if not is_url(name) and not Path(name).exists(): raise AzllmError(f"{name}: no such file")
+        if not is_url(name): check_regular(name)
         yield from _parquet_documents(name, text_field)
     elif is_url(name) or Path(name).exists() or kind:
         raise AzllmError(f"{name}: unsupported file type {kind!r} (use .txt, .jsonl, .parquet or .csv, optionally {', '.join(COMPRESSIONS)})")

@@ -19,7 +19,9 @@ from .packing import pack_rows, PackedRows
 from .runtime import Runtime, autocast, seeded, quiet, eval_batches
 from .engine import inner_model
 from .lora_kernels import frozen_exact
-from .logps import HEAD_CHUNK, token_logps, logps_head
+from .logps import HEAD_CHUNK, token_logps, logps_head, read_reference
+from .render import chat_template
+from .data import check_regular
 from .trainer import Trainer, run_training, data_dir
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
@@ -63,7 +65,7 @@ def check_pair(row, # one parsed JSON line
 
 # %% ../nbs/33_dpo.ipynb #dd4cae73
 def _jsonl_pairs(path:Path, check=None) -> list[dict]:
-    raw = path.read_bytes()
+    raw = check_regular(path).read_bytes()                     # a FIFO in a folder of pairs would wait forever
     if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a preference JSONL file")
     try: text = raw.decode('utf-8-sig')
     except UnicodeDecodeError as e:
@@ -73,7 +75,7 @@ def _jsonl_pairs(path:Path, check=None) -> list[dict]:
     for n, line in enumerate(text.split('\n'), 1):         # not splitlines: U+2028 may sit inside a JSON string
         if not line.strip(): continue
         try: row = loads_json(line, f"{path}:{n}")
-        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{n}: not valid JSON ({e.msg}); {PAIR_FORMAT}") from None
+        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{n}: not valid JSON ({e.msg}); {UNPAIRED_FORMAT if check is check_unpaired else PAIR_FORMAT}") from None
         out.append((check or check_pair)(row, f"{path}:{n}"))
     return out
 
@@ -89,8 +91,8 @@ def read_pairs(src, # preference JSONL file(s), or a directory of them
             if not files: raise AzllmError(f"{p}: directory has no .jsonl files of preference pairs")
             for f in files: out += _jsonl_pairs(f, check)
         elif p.is_file(): out += _jsonl_pairs(p, check)
-        else: raise AzllmError(f"{p}: no such file or directory")
-    if not out: raise AzllmError(f"{src}: holds no preference pairs")
+        else: check_regular(p)                                  # missing, or a FIFO, a device, a socket: one line naming it
+    if not out: raise AzllmError(f"{src}: holds no {'examples' if check is check_unpaired else 'preference pairs'}")
     return out
 
 # %% ../nbs/33_dpo.ipynb #899f31e4
@@ -103,7 +105,7 @@ def encode_pair(pair:dict, # from `read_pairs`
                 tok, # a tokenizer that passed `check_chat_tokenizer`
                ) -> dict:
     "Token ids of prompt+chosen and prompt+rejected through the chat template, and how many leading tokens are prompt."
-    ids = lambda msgs, **kw: list(tok.apply_chat_template(msgs, tokenize=True, return_dict=True, **kw)['input_ids'])
+    ids = lambda msgs, **kw: list(chat_template(tok, msgs, tokenize=True, return_dict=True, **kw)['input_ids'])   # bounded: `render`
     try:
         p = ids(pair['prompt'], add_generation_prompt=True)
         c, r = (ids(pair['prompt'] + [{'role': 'assistant', 'content': pair[k]}]) for k in ('chosen', 'rejected'))
@@ -246,10 +248,10 @@ class DPORun(SFTRun):
     stage: Literal['dpo'] = 'dpo'
     model: str                                           # SFT output dir (adapter merged first; it is the reference), merged model, or base
     loss_type: Literal['sigmoid', 'ipo', 'kto'] = 'sigmoid'   # sigmoid: DPO (Rafailov et al. 2023); ipo: IPO (Azar et al. 2023), TRL's length-normalised form; kto: KTO (Ethayarajh et al. 2024) on unpaired data
-    desirable_weight: float = Field(1.0, gt=0, allow_inf_nan=False)    # KTO: weight of the desirable examples' loss (raise it when they are the fewer)
-    undesirable_weight: float = Field(1.0, gt=0, allow_inf_nan=False)  # KTO: weight of the undesirable examples' loss
-    beta: float = Field(0.1, gt=0)                       # how far the policy may move from the reference (higher: stays closer)
-    lr: float = Field(5e-5, gt=0)                        # peak learning rate (AdamW on the LoRA weights)
+    desirable_weight: float = Field(1.0, gt=0, le=100)  # KTO: weight of the desirable examples' loss (raise it when they are the fewer)
+    undesirable_weight: float = Field(1.0, gt=0, le=100)  # KTO: weight of the undesirable examples' loss
+    beta: float = Field(0.1, gt=0, le=100)               # how far the policy may move from the reference (higher: stays closer; past 100 the loss overflows)
+    lr: float = Field(5e-5, gt=0, le=1)                  # peak learning rate (AdamW on the LoRA weights)
     epochs: Optional[float] = Field(1.0, gt=0)           # passes over the training pairs (max_steps, if set, wins)
     lora_dropout: float = Field(0.0, ge=0, lt=1)         # 0: the policy and reference passes see the same base activations
     train_embeddings: bool = False                       # DPO keeps the SFT model's vocabulary; embeddings stay frozen
@@ -272,7 +274,8 @@ def check_unpaired(row, # one parsed JSON line
         if not isinstance(row['completion'], str) or not row['completion'].strip():
             raise AzllmError(f"{where}: a plain-text prompt needs a non-empty plain-text `completion`; {UNPAIRED_FORMAT}")
         return dict(prompt=row['prompt'], completion=row['completion'], label=row['label'], where=where)
-    pair = check_pair(dict(prompt=row['prompt'], chosen=row['completion'], rejected=[{'role': 'assistant', 'content': '\0'}]), where)
+    try: pair = check_pair(dict(prompt=row['prompt'], chosen=row['completion'], rejected=[{'role': 'assistant', 'content': '\0'}]), where)
+    except AzllmError as e: raise AzllmError(str(e).replace('`chosen`', '`completion`').replace(PAIR_FORMAT, UNPAIRED_FORMAT)) from None   # KTO's words
     return dict(prompt=pair['prompt'], completion=pair['chosen'], label=row['label'], where=where)
 
 def _prompt_and_completion(ex:dict, tok) -> tuple[list, list]:
@@ -282,7 +285,7 @@ def _prompt_and_completion(ex:dict, tok) -> tuple[list, list]:
             c = ex['completion'] if ex['completion'].endswith(tok.eos_token) else ex['completion'] + tok.eos_token
             p, pc = tok(ex['prompt'])['input_ids'], tok(ex['prompt'] + c)['input_ids']
         else:
-            ids = lambda msgs, **kw: list(tok.apply_chat_template(msgs, tokenize=True, return_dict=True, **kw)['input_ids'])
+            ids = lambda msgs, **kw: list(chat_template(tok, msgs, tokenize=True, return_dict=True, **kw)['input_ids'])
             p, pc = ids(ex['prompt'], add_generation_prompt=True), ids(ex['prompt'] + [{'role': 'assistant', 'content': ex['completion']}])
     except Exception as e:
         raise AzllmError(f"{ex.get('where', 'example')}: the tokenizer rejects it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
@@ -473,15 +476,12 @@ def cached_reference(trainer:Trainer, # the DPO trainer, engine built
     "Attach the reference log-probs of `data`, from `rows/reference.npy` when its key matches, else computed and saved there; True if computed."
     cfg, rt = trainer.cfg, trainer.rt
     key = reference_key(cfg, trainer.task.base, rows, exact)
-    meta = rows/'reference.json'
-    hit = meta.is_file() and (loads_json(meta.read_text(), meta) or {}).get('key') == key and (rows/'reference.npy').is_file()
-    hit = all(rt.gather(hit))                                  # every process decides the same
-    if hit: data.attach_reference(np.load(rows/'reference.npy')); return False
+    ref = read_reference(rows, key, int(data.starts[-1]))      # None unless sound: key, header, length, finite values
+    if all(rt.gather(ref is not None)): data.attach_reference(ref); return False     # every process decides the same
     ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16, cfg.head_chunk, exact)
     if rt.local_main:
-        tmp = rows/f'.reference.{os.getpid()}.npy'
-        np.save(tmp, ref); os.replace(tmp, rows/'reference.npy')  # whole or not at all
-        write_json(dict(key=key, sequences=len(ref)), meta)
+        np.save(tmp := rows/f'.reference.{os.getpid()}.npy', ref); os.replace(tmp, rows/'reference.npy')  # whole or not at all
+        write_json(dict(key=key, sequences=len(ref)), rows/'reference.json')
     rt.barrier()
     data.attach_reference(ref)
     return True

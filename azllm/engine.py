@@ -47,7 +47,7 @@ class TrainConfig(Config):
     tokenizer: Optional[str] = None              # tokenizer to train with (default: the model's own; Llama 3 for presets)
     train_data: list[str] = Field(min_length=1)  # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
-    seq_len: int = Field(2048, gt=0)             # tokens per packed row
+    seq_len: int = Field(2048, gt=0, le=1 << 20) # tokens per packed row (a million at most: no model reads more)
     micro_batch: Union[Annotated[int, Field(gt=0, le=MAX_COUNT)], Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
     grad_accum: int = Field(1, gt=0, le=MAX_COUNT)  # micro-batches per optimizer step (follows from global_batch when that is set)
     global_batch: Optional[int] = Field(None, gt=0, le=MAX_COUNT)  # rows per optimizer step over all processes = micro_batch x grad_accum x processes
@@ -56,7 +56,7 @@ class TrainConfig(Config):
     max_steps: Optional[int] = Field(None, gt=0) # optimizer steps (or max_tokens / epochs)
     max_tokens: Optional[int] = Field(None, gt=0)  # token budget: steps = ceil(max_tokens / (global batch * seq_len))
     epochs: Optional[float] = Field(None, gt=0, allow_inf_nan=False)  # passes over the training rows
-    lr: float = Field(3e-4, gt=0, allow_inf_nan=False)  # peak learning rate
+    lr: float = Field(3e-4, gt=0, le=1)          # peak learning rate (above 1 AdamW only diverges)
     lr_scheduler: Literal['cosine', 'linear', 'constant'] = 'cosine'  # decay after warmup
     min_lr_ratio: float = Field(0.1, ge=0, le=1) # cosine/linear decay to lr * min_lr_ratio
     warmup_steps: int = Field(20, ge=0)          # linear warmup

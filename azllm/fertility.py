@@ -35,12 +35,16 @@ def _n_tokens(tok, texts:list[str]) -> list[int]:
 
 def _fertility_rows(toks:dict, # name -> tokenizer
                     docs:Iterable[str], # held-out documents, read once
+                    progress:bool=False, # a bar of the text's bytes read and their rate (a 200 MB text takes minutes)
                    ) -> dict:
     "`{name: fertility_stats}` for every tokenizer in one pass over `docs`, which are tokenized a chunk at a time and never kept."
     counts, chars, nbytes, n_tok = Counter(), 0, 0, dict.fromkeys(toks, 0)
+    bar = tqdm(unit='B', unit_scale=True, unit_divisor=1024, desc='fertility', disable=not progress, leave=None)
     for batch in _batches(docs, len, FERTILITY_CHUNK):
         for d in batch: counts.update(d.split()); chars += len(d); nbytes += len(d.encode())
         for name, t in toks.items(): n_tok[name] += sum(_n_tokens(t, batch))
+        bar.update(nbytes - bar.n)
+    bar.close()
     if not counts: raise AzllmError("the evaluation text has no words")
     n_words, out = sum(counts.values()), {}
     for name, t in toks.items():
@@ -62,9 +66,10 @@ def fertility_stats(tok, # a `transformers` tokenizer
 # %% ../nbs/11_fertility.ipynb #c1a6264a
 def compare_tokenizers(toks:dict, # name -> tokenizer
                        docs:Iterable[str], # held-out documents
+                       progress:bool=False, # a bar of the bytes read (on stderr)
                       ) -> pd.DataFrame:
     "One row of `fertility_stats` per tokenizer, from one pass over `docs` (a stream is read once, never held)."
-    return pd.DataFrame([{'tokenizer': n, **r} for n, r in _fertility_rows(toks, docs).items()]).set_index('tokenizer')
+    return pd.DataFrame([{'tokenizer': n, **r} for n, r in _fertility_rows(toks, docs, progress).items()]).set_index('tokenizer')
 
 def segment(tok, # a tokenizer
             word:str, # one word

@@ -15,6 +15,7 @@ from .tokenizer import load_tokenizer, EOT
 from .model import load_model
 from .adapters import adapter_dir_of, load_adapted
 from .chats import check_chat_tokenizer
+from .render import chat_template
 from .commands import QUANTS
 
 # %% auto #0
@@ -299,7 +300,7 @@ def llama_cpp_extras(llm, tok) -> dict:
     fmt = Jinja2ChatFormatter(llm.metadata.get('tokenizer.chat_template', ''), eos_token=piece(llm.token_eos()), bos_token=piece(llm.token_bos()))
     eot = tok.convert_tokens_to_ids(EOT)
     return dict(chat_template_rendered_identical=fmt(messages=TEMPLATE_CHECK).prompt ==
-                tok.apply_chat_template(TEMPLATE_CHECK, tokenize=False, add_generation_prompt=True),
+                chat_template(tok, TEMPLATE_CHECK, tokenize=False, add_generation_prompt=True),
                 stops_at_eot=bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, eot)), version=llama_cpp.__version__)
 
 # %% ../nbs/34_gguf.ipynb #d8778a42

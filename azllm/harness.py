@@ -14,14 +14,15 @@ import numpy as np
 import pandas as pd
 import torch
 import azllm
-from .core import AzllmError, write_json, hub_offline, read_yaml_text
+from .core import AzllmError, write_json, hub_offline, read_yaml_text, loads_yaml
 from .generate import decode_threads
 from .runtime import quiet
+from .render import bounded_templates
 
 # %% auto #0
 __all__ = ['COLORS', 'TASKS_DIR', 'CHANCE', 'TASK_YAML', 'CODE_KEYS', 'POWER', 'BASELINE', 'read_task', 'read_task_yaml',
-           'check_task_config', 'user_tasks', 'sandboxed_templates', 'task_manager', 'task_names', 'local_files_only',
-           'load_tasks', 'progress_bar', 'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table',
+           'check_task_config', 'user_tasks', 'task_manager', 'task_names', 'local_files_only', 'load_tasks',
+           'progress_bar', 'harness_lm', 'harness_results', 'task_scores', 'run_tasks', 'benchmark_table',
            'plot_benchmarks', 'item_scores', 'task_chance', 'item_families', 'split_samples', 'resample_weights',
            'score_interval', 'mcnemar', 'clustered_mcnemar', 'paired_test', 'primary_metrics', 'digits_for', 'fmt_p',
            'within_noise', 'constant_outputs', 'pair_sentence', 'verdict', 'baselines', 'controls', 'controls_table',
@@ -84,7 +85,7 @@ def read_task_yaml(path:str|Path, # a task YAML file of the user's
     "A user's task YAML as plain data, its includes merged as lm-eval merges them; no tags, no file outside `root`."
     path, root = Path(path), Path(root).resolve()
     text = read_yaml_text(path)
-    try: d = yaml.load(text, Loader=_TagFree)
+    try: d = loads_yaml(text, str(path), _TagFree)        # aliases bounded here, before lm-eval's config dump expands them
     except _Tagged as e:
         raise AzllmError(f"{path}:{e.line}: the tag {e.tag}: a task file given to azllm is plain data, and a YAML tag is how a task names "
                          "Python code (lm-eval's !function imports it); write it without tags (data_files as paths, Jinja templates)") from None
@@ -168,17 +169,6 @@ def user_tasks(spec:str|Path, # a task directory or task YAML file of the user's
     if not where: raise AzllmError(f"task directory {spec}: no task YAML in it (*.yaml files with a `task:` key)")
     names = [n for n, e in entries.items() if e.kind == Kind.TASK] if p.is_dir() else list(where)
     return entries, names
-
-# %% ../nbs/39_harness.ipynb #9cd4761d
-@contextlib.contextmanager
-def sandboxed_templates():
-    "Within the block lm-eval renders every task template (doc_to_text, doc_to_target, doc_to_choice, ...) in a sandboxed Jinja environment."
-    import lm_eval.utils as lu
-    from jinja2 import BaseLoader, StrictUndefined
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-    env = ImmutableSandboxedEnvironment(loader=BaseLoader, undefined=StrictUndefined, keep_trailing_newline=True)   # as lm-eval's own
-    env.filters.update({k: f for k, f in lu.env.filters.items() if k not in env.filters})                         # its regex_replace
-    with mock.patch.object(lu, 'env', env): yield     # `apply_template` renders through this module-level environment
 
 # %% ../nbs/39_harness.ipynb #0cf0f309
 def _lm_eval_dirs(names:list[str]) -> list[Path]:
@@ -284,10 +274,11 @@ def _load_each(tasks, offline) -> tuple:
         loaded = {}
         for n in names:
             try:
-                with local_files_only(offline), sandboxed_templates(): loaded[n] = tm.load([n])
+                with local_files_only(offline), bounded_templates('a task template', lm_eval=True): loaded[n] = tm.load([n])
             except KeyError: raise AzllmError(f"task {n!r}: no such lm-eval task (not in azllm/tasks, the given directories or "
                                               f"lm-eval {_lm_eval().__version__}); see `lm_eval ls tasks`") from None
             except SecurityError as e: raise _unsafe_template(n, e) from None
+            except AzllmError as e: raise AzllmError(f"task {n!r}: {e}") from None
             except Exception as e:
                 if _from_config(tm, n): raise AzllmError(f"task {n!r}: lm-eval cannot build it from its config and data: {_reason(e)}") from None
                 where = 'offline and not in the local cache' if offline else 'download failed'
@@ -441,7 +432,7 @@ def harness_results(model, tok, # an already-loaded causal LM and its tokenizer
         # lm-eval records `git describe` of the working directory (outside a repository git prints "fatal: ..." on stderr)
         # and, on every run, torch's collect_env, about twenty subprocesses (2-3 s): the record is the same, so it is made once
         import lm_eval.evaluator as lm_ev
-        with _lm_eval_block(not progress), local_files_only(offline), sandboxed_templates(), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
+        with _lm_eval_block(not progress), local_files_only(offline), bounded_templates('a task template', lm_eval=True), mock.patch.object(lm_ev, 'get_git_commit_hash', lambda: None), \
              mock.patch.object(lm_ev, 'add_env_info', lambda results: results.update(_env_info())), \
              mock.patch.object(lm_hf, 'tqdm', pbar), mock.patch.object(lm_api, 'tqdm', progress_bar(False)):
             raw = lm_eval.simple_evaluate(model=lm, tasks=built, task_manager=tm, num_fewshot=num_fewshot, limit=None if isinstance(limit, dict) else limit,

@@ -6,13 +6,15 @@ Docs: https://azllm.github.io/azllm/logps.html.md"""
 
 # %% ../nbs/30_logps.ipynb #ff9cc4fd
 from __future__ import annotations
-import contextlib, functools
+import contextlib, functools, os
+from pathlib import Path
+import numpy as np
 import torch
-from .core import AzllmError
+from .core import AzllmError, loads_json
 from .engine import inner_model
 
 # %% auto #0
-__all__ = ['HEAD_CHUNK', 'chunk_logp', 'TokenLogps', 'token_logps', 'logps_head']
+__all__ = ['HEAD_CHUNK', 'chunk_logp', 'TokenLogps', 'token_logps', 'logps_head', 'read_reference']
 
 # %% ../nbs/30_logps.ipynb #cd50816c
 HEAD_CHUNK = 2048     # scored tokens per chunk of the head: 2048 x 128,256 logits = 0.5 GiB in bf16 (an unfused 1B pass of 4 x 2048 tokens: 4 GiB in fp32)
@@ -106,3 +108,21 @@ def logps_head(model, # a causal LM (wrapped or not)
     finally:
         if had is None: del head.forward
         else: head.forward = had
+
+# %% ../nbs/30_logps.ipynb #bda813a9
+def read_reference(rows:Path, # a split's packed rows, with reference.npy and reference.json beside them
+                   key:str, # what the numbers must have been computed from (`dpo.reference_key`)
+                   n:int, # sequences the split holds
+                  ) -> np.ndarray|None:
+    "The cached reference log-probs of `rows` if they are sound (key, header, length, finite values; nothing unpickled), else None."
+    try:
+        meta = loads_json((Path(rows)/'reference.json').read_text(), Path(rows)/'reference.json')
+        if not isinstance(meta, dict) or meta.get('key') != key: return None
+        with open(Path(rows)/'reference.npy', 'rb') as f:
+            major, _ = np.lib.format.read_magic(f)
+            read = {1: np.lib.format.read_array_header_1_0, 2: np.lib.format.read_array_header_2_0}.get(major)
+            shape, fortran, dtype = read(f) if read else (None, None, None)
+            if shape != (n,) or dtype != np.dtype('<f8') or os.fstat(f.fileno()).st_size != f.tell() + 8 * n: return None
+            ref = np.fromfile(f, dtype='<f8', count=n)
+        return ref if len(ref) == n and np.isfinite(ref).all() else None
+    except (OSError, ValueError, UnicodeDecodeError, AzllmError): return None

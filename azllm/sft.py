@@ -88,7 +88,7 @@ class SFTRun(TrainConfig):
     target_modules: list[str] = LLAMA_PROJECTIONS       # linear layers that get adapters
     train_embeddings: Union[Literal['auto'], bool] = 'auto'  # also train embed_tokens + lm_head; auto: when the vocabulary changed
     truncation: Literal['truncate', 'drop'] = 'truncate'  # conversations longer than seq_len: keep the first seq_len tokens, or drop them
-    lr: float = Field(1e-4, gt=0, allow_inf_nan=False)  # peak learning rate (AdamW)
+    lr: float = Field(1e-4, gt=0, le=1)                 # peak learning rate (AdamW; above 1 it only diverges)
     warmup_steps: int = Field(10, ge=0)                 # linear warmup
     weight_decay: float = Field(0.0, ge=0, allow_inf_nan=False)  # AdamW weight decay
     epochs: Optional[float] = Field(3.0, gt=0, allow_inf_nan=False)  # passes over the training rows (max_steps, if set, wins)

@@ -13,7 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 import numpy as np
 from tqdm import tqdm
-from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0
+from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0, expand_path
 from .data import MAX_DOC_CHARS, expand_sources, slice_source, slice_documents, is_url
 
 # %% auto #0
@@ -26,7 +26,10 @@ TOKENS_FORMAT = 1     # the layout of a cached entry; bumped when it changes, so
 def token_cache_dir(setting:str|None=None, # the config's `token_cache` key (None: not set)
                    ) -> Path:
     "Where token shards are cached: `setting`, else `$AZLLM_TOKEN_CACHE`, else `$XDG_CACHE_HOME/azllm/tokens` (`~/.cache/azllm/tokens`)."
-    if v := setting or os.environ.get('AZLLM_TOKEN_CACHE'): return Path(os.path.expanduser(v))
+    if v := setting or os.environ.get('AZLLM_TOKEN_CACHE'):
+        v = expand_path(v)
+        if is_url(v): raise AzllmError(f"token cache {v}: a URL; the token cache is a folder of this machine (or a file system every node mounts)")
+        return Path(v)
     return Path(os.environ.get('XDG_CACHE_HOME') or Path.home()/'.cache')/'azllm'/'tokens'
 
 def token_dtype(vocab_size:int) -> str:
@@ -135,7 +138,8 @@ class _Group:
 
 def mark_cache(root:Path):
     "Create the cache folder and mark it as azllm's (what is in it, azllm made and may replace)."
-    root.mkdir(parents=True, exist_ok=True)
+    try: root.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise AzllmError(f"token cache {root}: cannot be a folder ({e.strerror}{': a file is in the way' if isinstance(e, (FileExistsError, NotADirectoryError)) else ''}); choose another token_cache") from None
     with dir_lock(root):                     # runs marking a new folder at once: one writes the marker, the others then read it
         if read_marker(root) is None:
             if any(p.name != MARKER for p in root.iterdir()):
@@ -144,40 +148,59 @@ def mark_cache(root:Path):
         elif read_marker(root)['kind'] != 'token-cache':
             raise AzllmError(f"{root}: token_cache is an azllm {read_marker(root)['kind']}, not a token cache; choose another folder")
 
-def cached_entry(entry:Path) -> dict|None:
-    "The manifest of a complete cache entry (every shard of the length it records), else None."
+def _ids_below(f:Path, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
+    "Whether every token id of shard `f` is below `vocab` (read in chunks: memory stays flat)."
+    if not f.stat().st_size: return True
+    a = np.memmap(f, dtype=dtype, mode='r')
+    return all(int(a[i:i + chunk].max()) < vocab for i in range(0, len(a), chunk))
+
+def cached_entry(entry:Path, # a cache entry folder
+                 vocab:int|None=None, # the tokenizer's size: every id must be below it (None: not checked)
+                 dtype:str|None=None, # the dtype the entry must have (None: either)
+                ) -> dict|None:
+    "The manifest of a complete, sound cache entry (a folder, not a link; every shard of the length it records, of `dtype`, its ids below `vocab`), else None."
+    if entry.is_symlink() or not entry.is_dir(): return None
     try: m = loads_json((entry/'manifest.json').read_text(), entry/'manifest.json')
     except (OSError, ValueError, AzllmError): return None
     if not isinstance(m, dict) or m.get('dtype', 'uint32') not in ('uint16', 'uint32') or not isinstance(m.get('shards'), list): return None
+    if dtype and m.get('dtype', 'uint32') != dtype: return None
     if not all(isinstance(s, dict) and isinstance(s.get('file'), str) and Path(s['file']).name == s['file'] and isinstance(s.get('tokens'), int)
                for s in m['shards']): return None   # a shard is a file of this entry, never a path out of it
     item = np.dtype(m.get('dtype', 'uint32')).itemsize
-    ok = all((entry/s['file']).is_file() and (entry/s['file']).stat().st_size == s['tokens'] * item for s in m.get('shards', []))
+    ok = all((entry/s['file']).is_file() and not (entry/s['file']).is_symlink() and (entry/s['file']).stat().st_size == s['tokens'] * item
+             for s in m.get('shards', []))
+    if ok and vocab: ok = all(_ids_below(entry/s['file'], m.get('dtype', 'uint32'), vocab) for s in m['shards'])
     return m if ok and m.get('shards') else None
 
 def _lock(path:Path):
     "An exclusive lock on `path` (held until its file is closed; the kernel drops it if the process dies)."
-    f = open(path, 'a+')
+    try: f = open(path, 'a+')
+    except OSError as e: raise AzllmError(f"{path}: the token cache's lock cannot be opened ({e.strerror}); remove it and run again") from None
     try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         print0(f"waiting for another process preparing the same tokens (lock {path})")
         fcntl.flock(f, fcntl.LOCK_EX)
     return f
 
-def _lead(root:Path, key:str, sources, parts:int, slice_bytes:int) -> tuple:
-    "As the leader: a hit, or the lock, a fresh staging folder and the slices to encode."
+def _lead(root:Path, key:str, sources, parts:int, slice_bytes:int, sound:dict) -> tuple:
+    "As the leader: a hit, or the lock, a fresh staging folder and the slices to encode (`sound`: what `cached_entry` checks)."
     entry = root/key
-    if m := cached_entry(entry): return None, dict(hit=True, manifest=m)
+    if m := cached_entry(entry, **sound): return None, dict(hit=True, manifest=m)
     mark_cache(root)
     lock = _lock(root/f'{key}.lock')
-    if m := cached_entry(entry): lock.close(); return None, dict(hit=True, manifest=m)      # another run finished it while we waited
-    for p in root.glob(f'.tmp-{key}-*'): shutil.rmtree(p, ignore_errors=True)                # a killed run's: holding the lock, nobody writes there
-    if entry.exists():
-        print0(f"{entry}: an incomplete or damaged token cache entry (a shard's length differs from its manifest); tokenizing again")
-        shutil.rmtree(entry)
+    if m := cached_entry(entry, **sound): lock.close(); return None, dict(hit=True, manifest=m)      # another run finished it while we waited
+    for p in root.glob(f'.tmp-{key}-*'): _remove(p)                                         # a killed run's: holding the lock, nobody writes there
+    if entry.exists() or entry.is_symlink():
+        print0(f"{entry}: an incomplete or damaged token cache entry (its shards differ from its manifest or the tokenizer); tokenizing again")
+        _remove(entry)
     staging = root/f'.tmp-{key}-{socket.gethostname()}-{os.getpid()}'
     staging.mkdir()
     return lock, dict(hit=False, staging=str(staging), slices=plan_slices(sources, parts, slice_bytes))
+
+def _remove(p:Path):
+    "Remove a file, a link (never what it points to) or a folder of the cache."
+    if p.is_dir() and not p.is_symlink(): shutil.rmtree(p, ignore_errors=True)
+    else: p.unlink(missing_ok=True)
 
 def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, facts:dict) -> dict:
     "Write the manifest last, then rename the staging folder into place: a kill at any instant leaves no entry that looks complete."
@@ -187,9 +210,18 @@ def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, fac
     atomic_write_text(staging/'manifest.json', json.dumps(m, indent=1) + '\n')
     try: os.rename(staging, root/key)
     except OSError:                                  # a run on a file system without locks got there first: same tokens, keep theirs
-        if not cached_entry(root/key): raise
+        if not cached_entry(root/key, dtype=dtype): raise
         shutil.rmtree(staging)
     return m
+
+def _apart_from_corpus(root:Path, sources):
+    "Refuse a cache folder that is, lies inside or holds a local file or folder of its corpus (links followed): the next run would read it as text."
+    r = Path(os.path.abspath(root)).resolve()
+    for s in [sources] if isinstance(sources, (str, Path)) else sources:
+        if is_url(s) or not Path(s).exists(): continue
+        if r == (p := Path(s).resolve()) or r.is_relative_to(p) or p.is_relative_to(r):
+            raise AzllmError(f"token cache {root} {'holds' if p.is_relative_to(r) and r != p else 'lies inside'} the corpus {s}, which is read whole (links "
+                             "followed): the next run would read the cache as text; choose a token_cache outside it")
 
 def prepare_tokens(sources, # corpus: files, folders, URLs
                    tok, # the transformers tokenizer (bos and eos needed)
@@ -209,13 +241,14 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
     rt, root = rt or Runtime(), Path(root or token_cache_dir())
     dtype = token_dtype(len(tok))
     key = cache_key(data_fp, tok_fp, text_field=text_field, dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
+    _apart_from_corpus(root, sources)
     files = expand_sources(sources)
     nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
     parts = rt.world * max(1, workers)
     group = _Group(rt, timeout_s or default_timeout(nbytes, parts))
     lock, plan = None, None
     if rt.main:
-        try: lock, plan = _lead(root, key, sources, parts, slice_bytes)
+        try: lock, plan = _lead(root, key, sources, parts, slice_bytes, dict(vocab=len(tok), dtype=dtype))
         except AzllmError as e: plan = dict(error=str(e))           # the others stop with the same line instead of waiting
     try:
         plan = group.gather(plan)[0]
@@ -239,5 +272,8 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
         m = group.gather(m)[0]
         if 'error' in m: raise AzllmError(m['error'])
         return root/key, m
+    except BaseException:                           # a full disk, a kill: no staging folder outlives the run that made it
+        if rt.main and plan and plan.get('staging'): shutil.rmtree(plan['staging'], ignore_errors=True)
+        raise
     finally:
         if lock: lock.close()

@@ -378,6 +378,9 @@ def fit(self:Trainer) -> Path:
                     scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda),
                     **{name: s / n_items for name, s in zip(out['sums'], sums)})
         self.last = last
+        if not (math.isfinite(loss) and math.isfinite(gnorm)):     # the step's update is bad: nothing after it is saved
+            self.log(last); bar.close(); raise AzllmError(f"step {self.step}: the loss is {loss:g}, the gradient norm {gnorm:g}: the run stops, "
+                                                          "its last checkpoint kept and nothing saved as final/; lower lr (or beta), check the data")
         if 'state_bytes_per_rank' not in self.info: self.info['state_bytes_per_rank'] = rt.gather(eng.state_bytes)
         if rt.main: bar.update(1); bar.set_postfix(loss=f'{loss:.3f}', tok_s=f"{last['tok_per_s']:,.0f}")
         if self.step % cfg.log_every == 0 or self.step == self.max_steps: self.log(last)
