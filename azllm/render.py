@@ -13,8 +13,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from .core import AzllmError
 
 # %% auto #0
-__all__ = ['RENDER_SECONDS', 'RENDER_CHARS', 'deadline', 'BoundedTemplate', 'BoundedEnvironment', 'bounded_templates',
-           'chat_template']
+__all__ = ['RENDER_SECONDS', 'RENDER_CHARS', 'deadline', 'bounded_templates', 'chat_template']
 
 # %% ../nbs/08_render.ipynb #17377586
 RENDER_SECONDS = 10.0     # one rendering of a template from a user's file (a conversation, a task document): milliseconds in practice
