@@ -108,8 +108,12 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 def _bounded_chat_template(source:str):
     "transformers' compiled chat template for `source`, built in a `BoundedEnvironment` (its extensions and globals kept)."
     import transformers.utils.chat_template_utils as ctu
-    compile_ = getattr(ctu, '_cached_compile_jinja_template', None) or ctu._compile_jinja_template.__wrapped__
-    with mock.patch.object(ctu, 'ImmutableSandboxedEnvironment', BoundedEnvironment): return compile_(source)
+    with mock.patch.object(ctu, 'ImmutableSandboxedEnvironment', BoundedEnvironment): return _COMPILER[0](source)
+
+_COMPILER = []   # transformers' own uncached compiler, taken before `bounded_templates` patches its name (older transformers has no other handle)
+
+def _remember_compiler(ctu):
+    if not _COMPILER: _COMPILER.append(getattr(ctu, '_cached_compile_jinja_template', None) or ctu._compile_jinja_template.__wrapped__)
 
 def _lm_eval_env():
     "lm-eval's template environment (StrictUndefined, trailing newlines kept, its `regex_replace`), bounded."
@@ -142,6 +146,7 @@ def bounded_templates(what:str, # what renders, for the message: "the chat templ
                      ):
     "Within the block every chat template transformers renders (and with `lm_eval`, every task template) is bounded; over budget is an `AzllmError` naming `what`."
     import transformers.utils.chat_template_utils as ctu
+    _remember_compiler(ctu)
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(ctu, '_compile_jinja_template', _bounded_chat_template))
         if lm_eval:
