@@ -90,12 +90,9 @@ def cmd_export(a):
     with _no_loading_bars():
         if a.gguf:
             if a.model: raise AzllmError("--model is for --merge; with --gguf the adapter is merged into the base it records")
-            from azllm.gguf_export import export_gguf
+            from azllm.deploy import export_gguf, export_summary
             f = export_gguf(a.adapter, a.output_dir, a.quant, overwrite=a.overwrite)
-            rep = loads_json((f.parent/'round_trip.json').read_text(), 'round_trip.json')
-            print(f"wrote {f} ({f.stat().st_size / 2**20:,.1f} MiB, {a.quant}); read back by {rep['reader']}: on "
-                  f"{rep['documents']} held-out documents ids identical, max logit difference {rep['rel_logit_diff']:.3%} of the largest "
-                  f"(allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement {rep['top1_agreement']:.1%}")
+            print(export_summary(f, loads_json((f.parent/'round_trip.json').read_text(), 'round_trip.json')))
         elif a.merge:
             out = merge_adapter(a.model, a.adapter, a.output_dir, overwrite=a.overwrite)
             print(f"wrote {out} (loads with AutoModelForCausalLM.from_pretrained)")

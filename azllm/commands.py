@@ -11,7 +11,7 @@ from pydantic import model_validator
 from .core import AzllmError, Config
 
 # %% auto #0
-__all__ = ['STAGES', 'STAGE_NEEDS', 'QUICKSTART', 'QUANTS', 'QuickstartRun', 'ExportRun']
+__all__ = ['STAGES', 'STAGE_NEEDS', 'QUICKSTART', 'QUANTS', 'K_QUANTS', 'QuickstartRun', 'ExportRun']
 
 # %% ../nbs/06_commands.ipynb #84ec836e
 STAGES = ('tokenizer', 'cpt', 'sft', 'dpo', 'eval')   # the quickstart's stages, in the order they run
@@ -34,7 +34,8 @@ class QuickstartRun(Config):
 QUICKSTART = QuickstartRun()                  # its defaults, for `azllm.pipeline.quickstart`
 
 # %% ../nbs/06_commands.ipynb #8c201a52
-QUANTS = ('f16', 'q8_0')                      # GGUF tensor types of the matrices; the first is the default
+QUANTS = ('f16', 'q8_0')                      # GGUF tensor types of the matrices azllm writes itself; the first is the default
+K_QUANTS = ('q4_k_m', 'q5_k_m', 'q6_k')       # llama.cpp's K-quant mixes, made from the f16 file by llama.cpp's own quantizer
 
 class ExportRun(Config):
     "What `azllm export` takes besides the adapter."
@@ -42,6 +43,6 @@ class ExportRun(Config):
     output_dir: str                           # output directory (written atomically)
     merge: bool = False                       # merge the adapter weights into the base model (default: copy the adapter)
     gguf: bool = False                        # write one GGUF file for llama.cpp/Ollama (adapter merged first; ADAPTER_DIR may also be a merged model), verified by a round trip through transformers on held-out text
-    quant: Literal[QUANTS] = QUANTS[0]        # with --gguf: tensor type of the matrices
+    quant: Literal[QUANTS + K_QUANTS] = QUANTS[0]   # with --gguf: tensor type of the matrices (the K-quants need llama-cpp-python)
     model: Optional[str] = None               # with --merge: base model (default: the one the adapter records)
     overwrite: bool = QuickstartRun.model_fields['overwrite']

@@ -11,18 +11,35 @@ from pathlib import Path
 import numpy as np
 import torch
 from .core import AzllmError, atomic_dir, write_json
-from .tokenizer import load_tokenizer, EOT
+from .tokenizer import load_tokenizer
 from .model import load_model
 from .adapters import adapter_dir_of, load_adapted
-from .chats import check_chat_tokenizer
+from .chats import check_chat_tokenizer, end_of_turn
 from .render import chat_template
-from .commands import QUANTS
+from .commands import QUANTS, K_QUANTS
 
 # %% auto #0
-__all__ = ['GGML_BLOCKS', 'LLAMA_BPE_SPLIT', 'TOLERANCE', 'LLAMA_CPP_TOLERANCE', 'TEMPLATE_CHECK', 'tokenizer_metadata',
-           'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf', 'read_gguf', 'gguf_tensor',
-           'rope_unpermute', 'gguf_config', 'gguf_model', 'as_llama_cpp_rope', 'read_gguf_tokenizer', 'gguf_tokenizer',
-           'llama_cpp_model', 'llama_cpp_extras', 'compare_logits', 'round_trip', 'export_gguf']
+__all__ = ['LLAMA_BPE_SPLIT', 'GPT2_SPLIT', 'GGML_BLOCKS', 'TOLERANCE', 'LLAMA_CPP_TOLERANCE', 'TEMPLATE_CHECK', 'gguf_pre',
+           'tokenizer_metadata', 'rope_permute', 'rope_parameters', 'llama3_rope_factors', 'write_gguf', 'read_gguf',
+           'gguf_tensor', 'rope_unpermute', 'gguf_config', 'gguf_model', 'as_llama_cpp_rope', 'read_gguf_tokenizer',
+           'gguf_tokenizer', 'llama_cpp_model', 'llama_cpp_extras', 'compare_logits', 'round_trip']
+
+# %% ../nbs/34_gguf.ipynb #0cf21bbb
+# llama.cpp's splits (src/llama-vocab.cpp) for the two byte-level BPE families azllm writes: `llama-bpe` (Llama 3's and azllm's
+# own tokenizers) and `gpt-2` (GPT-2's split: what transformers makes of SmolLM2's and other GPT-2-style tokenizers)
+LLAMA_BPE_SPLIT = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+GPT2_SPLIT = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
+
+def gguf_pre(state:dict, # a tokenizer's `tokenizers` state (`json.loads(tok.backend_tokenizer.to_str())`)
+            ) -> str:
+    "The `tokenizer.ggml.pre` under which llama.cpp splits text as `state`'s pre-tokenizer does: `llama-bpe` or `gpt-2`."
+    pre = state.get('pre_tokenizer') or {}
+    steps = pre.get('pretokenizers', []) if pre.get('type') == 'Sequence' else [pre]
+    kinds = [s.get('type') for s in steps]
+    if kinds == ['ByteLevel'] and steps[0].get('use_regex', True) and not steps[0].get('add_prefix_space'): return 'gpt-2'
+    if kinds == ['Split', 'ByteLevel'] and not steps[1].get('use_regex', True): return 'llama-bpe'
+    raise AzllmError(f"GGUF export handles byte-level BPE tokenizers that split text as Llama 3's or GPT-2's; this one's pre-tokenizer is {kinds}")
+
 
 # %% ../nbs/34_gguf.ipynb #e969a232
 def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 3)
@@ -40,8 +57,8 @@ def tokenizer_metadata(tok, # a byte-level BPE tokenizer (azllm custom or Llama 
     if missing := [i for i in range(n) if i not in by_id]:
         raise AzllmError(f"the tokenizer has no token for ids {missing[:5]}: GGUF needs every id from 0 to {n - 1}")
     merges = [m if isinstance(m, str) else ' '.join(m) for m in model.get('merges', [])]
-    eot = tok.convert_tokens_to_ids(EOT)
-    return dict(tokens=[by_id[i] for i in range(n)], types=[3 if i in special else 1 for i in range(n)], merges=merges,
+    eot = tok.convert_tokens_to_ids(end_of_turn(tok))
+    return dict(pre=gguf_pre(state), tokens=[by_id[i] for i in range(n)], types=[3 if i in special else 1 for i in range(n)], merges=merges,
                 bos=tok.bos_token_id, eos=tok.eos_token_id, eot=eot, pad=tok.pad_token_id, chat_template=tok.chat_template,
                 adds_bos=tok('a')['input_ids'][:1] == [tok.bos_token_id])   # the chat template writes its own bos; plain text as the tokenizer does
 
@@ -114,7 +131,7 @@ def write_gguf(model, # a merged (plain) Llama causal LM
     w.add_head_count(c.num_attention_heads); w.add_head_count_kv(c.num_key_value_heads); w.add_rope_dimension_count(head_dim)
     w.add_rope_freq_base(theta)
     w.add_layer_norm_rms_eps(c.rms_norm_eps)
-    w.add_tokenizer_model('gpt2'); w.add_tokenizer_pre('llama-bpe')
+    w.add_tokenizer_model('gpt2'); w.add_tokenizer_pre(meta['pre'])
     w.add_token_list(meta['tokens']); w.add_token_types(meta['types']); w.add_token_merges(meta['merges'])
     w.add_bos_token_id(meta['bos']); w.add_eos_token_id(meta['eos']); w.add_eot_token_id(meta['eot'])
     if meta['pad'] is not None: w.add_pad_token_id(meta['pad'])
@@ -140,8 +157,14 @@ def write_gguf(model, # a merged (plain) Llama causal LM
 # %% ../nbs/34_gguf.ipynb #7123cbb7
 # GGUF metadata value types (the specification's gguf_metadata_value_type) of fixed size, as struct formats; 8 is a string, 9 an array
 _GGUF_SCALAR = {0: 'B', 1: 'b', 2: 'H', 3: 'h', 4: 'I', 5: 'i', 6: 'f', 7: '?', 10: 'Q', 11: 'q', 12: 'd'}
-# the ggml tensor types azllm writes: (values per block, bytes per block) for F32, F16 and Q8_0 (an f16 scale and 32 int8)
+# the ggml tensor types azllm writes: (values per block, bytes per block) for F32, F16 and Q8_0 (an f16 scale and 32 int8);
+# other types (llama.cpp's K-quants) by gguf's table, and dequantized by gguf (`gguf_tensor`)
 GGML_BLOCKS = {0: (1, 4), 1: (1, 2), 8: (32, 34)}
+
+def _block(typ:int) -> tuple|None:
+    import gguf
+    try: return GGML_BLOCKS.get(typ) or tuple(gguf.GGML_QUANT_SIZES[gguf.GGMLQuantizationType(typ)])
+    except (ValueError, KeyError): return None
 _U64 = struct.Struct('<Q').unpack_from
 
 def read_gguf(gguf_path:str|Path, # a GGUF file (version 2 or 3, little-endian)
@@ -167,12 +190,12 @@ def read_gguf(gguf_path:str|Path, # a GGUF file (version 2 or 3, little-endian)
     table = []
     for _ in range(n_tensors):
         name = string(); (nd,) = take('I'); dims = take(f'{nd}Q'); typ, offset = take('IQ')
-        if typ not in GGML_BLOCKS: raise AzllmError(f"{gguf_path}: tensor {name} has ggml type {typ}; azllm reads F32, F16 and Q8_0")
+        if _block(typ) is None: raise AzllmError(f"{gguf_path}: tensor {name} has ggml type {typ}, which gguf cannot dequantize")
         table.append((name, typ, tuple(reversed(dims)), offset))      # GGUF lists dimensions fastest first, torch slowest first
     align = meta.get('general.alignment', 32)
     start = (pos + align - 1) // align * align
     def raw(typ, shape, offset):
-        per, nbytes = GGML_BLOCKS[typ]
+        per, nbytes = _block(typ)
         return torch.frombuffer(buf, dtype=torch.uint8, count=math.prod(shape) // per * nbytes, offset=start + offset)
     return meta, {name: (typ, shape, raw(typ, shape, offset)) for name, typ, shape, offset in table}
 
@@ -180,7 +203,10 @@ def read_gguf(gguf_path:str|Path, # a GGUF file (version 2 or 3, little-endian)
 def gguf_tensor(typ:int, shape:tuple, raw:torch.Tensor, # one entry of `read_gguf`'s tensors
                 device='cpu', # where to put it
                ) -> torch.Tensor:
-    "One tensor of the file in float32 on `device`: F32 and F16 values as they are, Q8_0 blocks multiplied out (scale times int8)."
+    "One tensor of the file in float32 on `device`: F32 and F16 values as they are, Q8_0 blocks multiplied out (scale times int8), other types by gguf."
+    if typ not in GGML_BLOCKS:                                              # K-quants from llama.cpp's quantizer: gguf's numpy code
+        import gguf
+        return torch.from_numpy(gguf.quants.dequantize(raw.numpy(), gguf.GGMLQuantizationType(typ)).reshape(shape).copy()).to(device)
     t = raw.to(device)
     if typ == 0: return t.view(torch.float32).reshape(shape).clone()           # a copy: the file's pages stay the file's
     if typ == 1: return t.view(torch.float16).reshape(shape).float()
@@ -248,9 +274,6 @@ def as_llama_cpp_rope(gmodel, # a model from `gguf_model`
     return gmodel
 
 # %% ../nbs/34_gguf.ipynb #84edd406
-# llama.cpp's split for `tokenizer.ggml.pre = llama-bpe` (src/llama-vocab.cpp, LLAMA_VOCAB_PRE_TYPE_LLAMA3): Llama 3's own
-LLAMA_BPE_SPLIT = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
-
 def _tokenizer_keys(meta:dict) -> dict:
     return {k.removeprefix('tokenizer.').removeprefix('ggml.'): v for k, v in meta.items() if k.startswith('tokenizer.')}
 
@@ -261,13 +284,14 @@ def read_gguf_tokenizer(gguf_path:str|Path, # a GGUF file
 
 def gguf_tokenizer(meta:dict, # from `read_gguf_tokenizer`
                   ):
-    "The tokenizer llama.cpp builds from a `gpt2` / `llama-bpe` file, as a `tokenizers.Tokenizer`: whole words first, then merges."
+    "The tokenizer llama.cpp builds from a `gpt2` file split as `llama-bpe` (whole words first, then merges) or `gpt-2`, as a `tokenizers.Tokenizer`."
     from tokenizers import Tokenizer, Regex, AddedToken, models, pre_tokenizers, processors
-    if (meta.get('model'), meta.get('pre')) != ('gpt2', 'llama-bpe'):
-        raise AzllmError(f"the file's tokenizer is {meta.get('model')!r} / {meta.get('pre')!r}; azllm writes and checks gpt2 / llama-bpe")
-    tokens = meta['tokens']
-    t = Tokenizer(models.BPE({s: i for i, s in enumerate(tokens)}, [tuple(m.split(' ')) for m in meta['merges']], ignore_merges=True))
-    t.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(LLAMA_BPE_SPLIT), 'isolated'),
+    split = {'llama-bpe': LLAMA_BPE_SPLIT, 'gpt-2': GPT2_SPLIT}.get(meta.get('pre'))
+    if meta.get('model') != 'gpt2' or split is None:
+        raise AzllmError(f"the file's tokenizer is {meta.get('model')!r} / {meta.get('pre')!r}; azllm writes and checks gpt2 / llama-bpe or gpt-2")
+    tokens, whole = meta['tokens'], meta.get('pre') == 'llama-bpe'     # llama.cpp: a whole word in the vocabulary skips the merges
+    t = Tokenizer(models.BPE({s: i for i, s in enumerate(tokens)}, [tuple(m.split(' ')) for m in meta['merges']], ignore_merges=whole))
+    t.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(split), 'isolated'),
                                                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
     t.add_special_tokens([AddedToken(s, special=True, normalized=False) for s, k in zip(tokens, meta['token_type']) if k == 3])
     if meta.get('add_bos_token'):
@@ -278,9 +302,9 @@ def gguf_tokenizer(meta:dict, # from `read_gguf_tokenizer`
 # %% ../nbs/34_gguf.ipynb #bb6cbe3f
 # max |Δlogit| / max |logit| and greedy agreement against the model with its weights as the file stores them (`as_stored`):
 # the same numbers in float32, so what is left is summation order; a wrong tensor, layout or hyper-parameter moves logits by far more
-TOLERANCE = {q: dict(rel_logit=1e-3, top1=0.999) for q in QUANTS}
+TOLERANCE = {q: dict(rel_logit=1e-3, top1=0.999) for q in QUANTS + K_QUANTS}
 # llama.cpp's CPU kernels round the activations too (to f16 against f16 weights, to 8-bit blocks against q8_0 ones)
-LLAMA_CPP_TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95)}
+LLAMA_CPP_TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), **{q: dict(rel_logit=0.05, top1=0.95) for q in ('q8_0',) + K_QUANTS}}
 TEMPLATE_CHECK = [{'role': 'system', 'content': 'Sən köməkçisən.'}, {'role': 'user', 'content': 'Salam!'},
                   {'role': 'assistant', 'content': 'Salam, necə kömək edim?'}, {'role': 'user', 'content': 'Balansım?'}]
 
@@ -293,13 +317,13 @@ def llama_cpp_model(gguf_path:str|Path, # the written file
     return Llama(model_path=str(gguf_path), n_ctx=n_ctx, n_batch=n_ctx, logits_all=True, verbose=False, n_threads=torch.get_num_threads())
 
 def llama_cpp_extras(llm, tok) -> dict:
-    "What llama.cpp makes of the file beyond logits: the chat template rendered, and whether it stops at `<|eot_id|>`."
+    "What llama.cpp makes of the file beyond logits: the chat template rendered, and whether it stops at the template's end-of-turn token."
     import llama_cpp
     from llama_cpp.llama_chat_format import Jinja2ChatFormatter
     piece = lambda i: llm.detokenize([i], special=True).decode()
     fmt = Jinja2ChatFormatter(llm.metadata.get('tokenizer.chat_template', ''), eos_token=piece(llm.token_eos()), bos_token=piece(llm.token_bos()))
-    eot = tok.convert_tokens_to_ids(EOT)
-    return dict(chat_template_rendered_identical=fmt(messages=TEMPLATE_CHECK).prompt ==
+    name = end_of_turn(tok); eot = tok.convert_tokens_to_ids(name)
+    return dict(end_of_turn=name, chat_template_rendered_identical=fmt(messages=TEMPLATE_CHECK).prompt ==
                 chat_template(tok, TEMPLATE_CHECK, tokenize=False, add_generation_prompt=True),
                 stops_at_eot=bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, eot)), version=llama_cpp.__version__)
 
@@ -360,14 +384,14 @@ def round_trip(model, tok, # the merged model, its weights as the file stores th
     llm = llama_cpp_model(p, max(map(len, scored)))
     c = compare_logits(model, gmodel, scored, llm); lap('forward')
     specials = {k: (v, tmeta.get(key)) for k, v, key in (('bos', tok.bos_token_id, 'bos_token_id'), ('eos', tok.eos_token_id, 'eos_token_id'),
-                ('eot', tok.convert_tokens_to_ids(EOT), 'eot_token_id'), ('pad', tok.pad_token_id, 'padding_token_id'))}
+                ('eot', tok.convert_tokens_to_ids(end_of_turn(tok)), 'eot_token_id'), ('pad', tok.pad_token_id, 'padding_token_id'))}
     tol, n = TOLERANCE[quant], max(c['tokens'], 1)
     out = dict(quant=quant, documents=len(texts), tokens_scored=c['tokens'], ids_identical=sum(ids_same), tensors=len(want),
                tensors_identical=len(want) - len(differ), tensors_differing=differ[:5], max_abs_logit_diff=c['max_abs_logit_diff'],
                max_abs_logit=c['max_abs_logit'], rel_logit_diff=c['max_abs_logit_diff'] / max(c['max_abs_logit'], 1e-12),
                top1_agreement=c['agree'] / n, special_ids={k: list(v) for k, v in specials.items()},
                chat_template_identical=tmeta.get('chat_template') == tok.chat_template, tolerance=tol,
-               reader="azllm's GGUF reader into a transformers Llama (tensors, hyper-parameters) and llama.cpp's llama-bpe rules (tokenizer)")
+               reader=f"azllm's GGUF reader into a transformers Llama (tensors, hyper-parameters) and llama.cpp's {tmeta.get('pre')} rules (tokenizer)")
     out['ok'] = bool(all(ids_same) and not differ and all(x == y for x, y in specials.values()) and out['rel_logit_diff'] <= tol['rel_logit']
                      and out['top1_agreement'] >= tol['top1'] and out['chat_template_identical'])
     if llm:
@@ -381,46 +405,3 @@ def round_trip(model, tok, # the merged model, its weights as the file stores th
         sec['llama_cpp_logits'] = c['llama_cpp_s']; llm.close()
     out['seconds'] = sec
     return out
-
-# %% ../nbs/34_gguf.ipynb #70af4600
-def _cpp_line(c:dict) -> str:
-    return (f"ids identical on {c['ids_identical']} documents, max logit difference {c['rel_logit_diff']:.2%} (allowed {c['tolerance']['rel_logit']:.0%}), "
-            f"greedy agreement {c['top1_agreement']:.1%}, template rendered alike: {c['chat_template_rendered_identical']}, stops at {EOT}: {c['stops_at_eot']}")
-
-def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model directory
-                out:str|Path, # output directory (written atomically)
-                quant:str=QUANTS[0], # tensor type, one of `QUANTS` (azllm.commands)
-                verify_text:str|Path|None=None, # held-out text for the round trip (default: data_samples/az_valid.txt)
-                verify_docs:int=16, # documents of it to check
-                overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)
-               ) -> Path:
-    "Merge if needed, write the GGUF file, verify it by round trip (`round_trip`); return the .gguf path."
-    try: import gguf  # noqa: F401
-    except ImportError: raise AzllmError("GGUF export needs the gguf package: pip install 'azllm[gguf]'") from None
-    from azllm.core import check_output, check_apart
-    from azllm.adapters import export_inputs
-    from azllm.data import read_documents, find_data_samples
-    if quant not in QUANTS: raise AzllmError(f"--quant must be one of {', '.join(QUANTS)} (got {quant!r})")
-    check_apart(out, export_inputs(src) + [verify_text])
-    check_output(out, 'gguf', overwrite)
-    if adapter_dir_of(src) is not None:
-        model, tok = load_adapted(src); model = model.merge_and_unload()
-    elif Path(src).is_dir() and (Path(src)/'config.json').exists():
-        tok = load_tokenizer(src); model = load_model(str(src), tok)
-    else: raise AzllmError(f"{src}: not an adapter directory nor a model directory (no adapter_config.json or config.json)")
-    texts = list(read_documents(verify_text or find_data_samples()/'az_valid.txt'))[:verify_docs]
-    if not texts: raise AzllmError(f"{verify_text}: no documents to verify the export on")
-    with atomic_dir(out, 'gguf', overwrite) as tmp:
-        f = write_gguf(model.float(), tok, tmp/f'model-{quant}.gguf', quant, name=Path(src).resolve().name, as_stored=True)
-        try: rep = round_trip(model, tok, f, texts, quant)
-        except AzllmError as e: raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): {e}") from None
-        write_json(rep, tmp/'round_trip.json')
-        if not rep['ok']:
-            raise AzllmError(f"the GGUF file does not reproduce the model (nothing was kept): ids identical on {rep['ids_identical']} of "
-                             f"{rep['documents']} documents, tensors identical {rep['tensors_identical']} of {rep['tensors']}"
-                             + (f" (not: {', '.join(rep['tensors_differing'])})" if rep['tensors_differing'] else '')
-                             + f", special ids {rep['special_ids']} (model, file), max logit difference "
-                             f"{rep['rel_logit_diff']:.2%} of the largest logit (allowed {rep['tolerance']['rel_logit']:.1%}), greedy agreement "
-                             f"{rep['top1_agreement']:.1%}, chat template kept: {rep['chat_template_identical']}"
-                             + (f"; through llama.cpp: {_cpp_line(rep['llama_cpp'])}" if 'llama_cpp' in rep else ''))
-    return Path(out)/f'model-{quant}.gguf'

@@ -24,7 +24,8 @@ def main():
     from azllm.model import load_model
     from azllm.packing import pack_rows
     from azllm.dpo import read_pairs, encode_pairs, PackedPairs, dpo_loss
-    from azllm.gguf_export import export_gguf, QUANTS
+    from azllm.gguf_export import QUANTS
+    from azllm.deploy import export_gguf
     toks = {'custom': check_chat_tokenizer(train_tokenizer(read_documents(DATA/'az_train.txt'), 2000)), 'llama3': check_chat_tokenizer(load_tokenizer())}
     rows = [json.loads(l) for l in (DATA/'dpo'/'train.jsonl').read_text(encoding='utf-8').splitlines()[:60]]
     rows = [{k: r[k] for k in ('prompt', 'chosen', 'rejected')} for r in shortest(rows)]

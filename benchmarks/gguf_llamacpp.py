@@ -19,7 +19,8 @@ def main():
     import llama_cpp
     from gguf_export_time import tokenizer, TOKENIZERS
     from azllm.model import load_model
-    from azllm.gguf_export import export_gguf, QUANTS
+    from azllm.gguf_export import QUANTS
+    from azllm.deploy import export_gguf
     rows, res = [], ROOT/'benchmarks'/'results'/'gguf_llamacpp_cpu.json'
     machine = f"{platform.machine()} CPU, {torch.get_num_threads()} thread, torch {torch.__version__}, llama-cpp-python {llama_cpp.__version__}"
     with tempfile.TemporaryDirectory() as d:

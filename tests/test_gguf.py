@@ -11,7 +11,8 @@ from azllm.tokenizer import train_tokenizer, load_tokenizer
 from azllm.chats import check_chat_tokenizer
 
 pytest.importorskip('gguf')
-from azllm.gguf_export import export_gguf, write_gguf, TOLERANCE, LLAMA_CPP_TOLERANCE, QUANTS
+from azllm.gguf_export import write_gguf, TOLERANCE, LLAMA_CPP_TOLERANCE, QUANTS
+from azllm.deploy import export_gguf
 import importlib.util
 LLAMA_CPP = importlib.util.find_spec('llama_cpp') is not None       # llama-cpp-python compiles llama.cpp on install: not in CI
 
@@ -127,6 +128,13 @@ def test_bad_inputs(merged, tmp_path, capsys):
     assert main(['export', str(tmp_path/'nope'), '--gguf', '--out', str(tmp_path/'o')]) == 2
     assert 'nope: no such file or directory' in capsys.readouterr().err        # the CLI's check of a missing path, before any work
     with pytest.raises(SystemExit): main(['export', str(merged['custom']), '--gguf', '--quant', 'q4_k', '--out', str(tmp_path/'o')])
+    import sys
+    capsys.readouterr()
+    with pytest.MonkeyPatch.context() as m:                     # a K-quant without llama.cpp: one line that says what to install
+        m.setitem(sys.modules, 'llama_cpp', None)
+        assert main(['export', str(merged['custom']), '--gguf', '--quant', 'q4_k_m', '--out', str(tmp_path/'k')]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and 'pip install llama-cpp-python' in err and not (tmp_path/'k').exists()
     (tmp_path/'mine').mkdir(); (tmp_path/'mine'/'notes.txt').write_text('keep')
     assert main(['export', str(merged['custom']), '--gguf', '--out', str(tmp_path/'mine')]) == 2
     assert 'was not made by azllm' in capsys.readouterr().err and (tmp_path/'mine'/'notes.txt').read_text() == 'keep'
@@ -246,3 +254,20 @@ def test_llama_cpp_judges_the_file_where_installed_and_says_so(merged, tmp_path,
     real = ge.llama_cpp_extras
     monkeypatch.setattr(ge, 'llama_cpp_extras', lambda llm, tok: {**real(llm, tok), 'stops_at_eot': False})
     with pytest.raises(AzllmError, match='stops at <\\|eot_id\\|>: False'): export_gguf(merged['custom'], tmp_path/'c', 'f16', verify_docs=2)
+
+
+@pytest.mark.skipif(not LLAMA_CPP, reason='llama-cpp-python is not installed')
+def test_k_quants_are_made_by_llama_cpp_and_measured_against_the_trained_model(merged, tmp_path, capsys):
+    "q4_k_m: the f16 file and llama.cpp's quantization of it, both kept; llama.cpp agrees with the file's own weights, and the report says how far both are from the trained model."
+    from gguf import GGUFReader, GGMLQuantizationType as T
+    from azllm.cli import main
+    assert main(['export', str(merged['custom']), '--gguf', '--quant', 'q4_k_m', '--out', str(tmp_path/'k')]) == 0
+    out = capsys.readouterr().out
+    rep = json.loads((tmp_path/'k'/'round_trip.json').read_text())
+    assert {p.name for p in (tmp_path/'k').glob('*.gguf')} == {'model-f16.gguf', 'model-q4_k_m.gguf'}
+    types = {t.tensor_type for t in GGUFReader(str(tmp_path/'k'/'model-q4_k_m.gguf')).tensors}
+    assert types - {T.F32, T.F16}, types                                    # quantized: not the f16 file copied
+    assert rep['ok'] and rep['f16_round_trip']['ok'] and rep['llama_cpp']['ok'] and rep['quant'] == 'q4_k_m'
+    vs = rep['against_trained']
+    assert vs['f16']['rel_logit_diff'] < vs['q4_k_m']['rel_logit_diff'] and 'llama_cpp_perplexity' in vs['q4_k_m']
+    assert "against the model as trained (llama.cpp)" in out and "against the file's own weights" in out

@@ -90,6 +90,16 @@ def test_an_extended_tokenizer_starts_its_new_rows_from_their_pieces(tmp_path, s
     assert m.get_input_embeddings().weight.shape[0] == len(ext) == 49152 + 40
     assert m.lm_head.weight.data_ptr() == m.model.embed_tokens.weight.data_ptr()
     assert (vt['from_pieces'], vt['kept'], vt['init'], vt['tied']) == (40, 49152, 'pieces', True)
+    # the adapted model as one GGUF file: SmolLM2's GPT-2 split ('gpt-2' for llama.cpp), the 40 new tokens as merges, ChatML's end of turn
+    from gguf import GGUFReader
+    from azllm.deploy import export_gguf
+    f = export_gguf(run/'final', tmp_path/'gguf', 'f16', verify_docs=2)
+    rep, r = json.loads((f.parent/'round_trip.json').read_text()), GGUFReader(str(f))
+    assert r.fields['tokenizer.ggml.pre'].contents() == 'gpt-2' and len(r.fields['tokenizer.ggml.tokens'].contents()) == len(ext)
+    assert rep['ok'] and rep['ids_identical'] == 2 and rep['special_ids']['eot'] == [2, 2] and rep['tensors_identical'] == rep['tensors']
+    vs = rep['against_trained']
+    assert 0 < vs['f16']['rel_logit_diff'] < 0.01 and abs(vs['f16']['perplexity'] / vs['trained']['perplexity'] - 1) < 0.01
+    if 'llama_cpp' in rep: assert rep['llama_cpp']['ok'] and rep['llama_cpp']['ids_identical'] == 2
 
 
 def test_sft_trains_the_replies_through_chatml_and_generation_stops_at_im_end(tmp_path):
