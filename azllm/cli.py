@@ -61,10 +61,12 @@ def cmd_fertility(a):
 
 # %% ../nbs/80_cli.ipynb #953b71ce
 def cmd_quickstart(a):
-    from azllm.pipeline import quickstart, SMALL
     cfg = config_from_args(a)
+    if cfg.model is not None:                     # a real pretrained model: its own pipeline
+        from azllm.real_quickstart import quickstart_command; return quickstart_command(cfg)
+    from azllm.pipeline import quickstart, SMALL
     out = quickstart(cfg.output_dir, stages=tuple(cfg.stages), overwrite=cfg.overwrite, **(SMALL if cfg.small else {}))
-    print(f"\ndone. report: {out/'report.md'}\n      figures: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
+    print(f"\ndone. report: {out/'report.md'}\n      numbers: {out/'report.json'}\n      tokenizers: {out/'tokenizers'}")
 
 # %% ../nbs/80_cli.ipynb #5b8c4cfd
 def cmd_sft_preview(a):
@@ -265,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     config_flag(p, QuickstartRun, 'output_dir', '--out', metavar='DIR')
     config_flag(p, QuickstartRun, 'small')
     config_flag(p, QuickstartRun, 'stages', metavar='STAGE')
+    config_flag(p, QuickstartRun, 'model', metavar='MODEL')
     config_flag(p, QuickstartRun, 'overwrite')
     p.set_defaults(func=cmd_quickstart)
 

