@@ -20,7 +20,7 @@ def main(argv=None):
     run = Path(tempfile.mkdtemp(prefix='azllm-rq-'))/'q'
     cmd = ['azllm', 'quickstart', '--model', a.model, '--out', str(run)] + (['--small'] if a.small else [])
     load0, t0 = os.getloadavg()[0], time.time()
-    subprocess.run(cmd, check=True, cwd=ROOT)
+    subprocess.run([sys.executable, '-m', 'azllm.cli', *cmd[1:]], check=True, cwd=ROOT)   # this interpreter's azllm
     wall = time.time() - t0
     cpu = next((l.split(':', 1)[1].strip() for l in Path('/proc/cpuinfo').read_text().splitlines() if l.startswith('model name')), platform.processor())
     res = dict(command='python benchmarks/real_quickstart_cpu.py ' + ' '.join(argv if argv is not None else sys.argv[1:]),

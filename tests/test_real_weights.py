@@ -121,3 +121,18 @@ def test_sft_trains_the_replies_through_chatml_and_generation_stops_at_im_end(tm
     (tmp_path/'sft.yml').write_text(json.dumps(cfg))
     assert main(['train', str(tmp_path/'sft.yml')]) == 0
     assert (tmp_path/'sft'/'final'/'adapter_config.json').is_file()
+
+
+@pytest.mark.slow
+def test_the_quickstart_on_real_weights_answers_before_and_after(tmp_path, capsys):
+    "azllm quickstart --model smollm2 --small: every stage on the real model, one directory, a report that opens with the answers."
+    from azllm.cli import main
+    assert main(['quickstart', '--model', 'smollm2', '--small', '--out', str(tmp_path/'q')]) == 0
+    rep = json.loads((tmp_path/'q'/'report.json').read_text())
+    assert set(rep['bpb']) == {'base', 'own-tokenizer', 'extended-phase2'} and all(1 < v < 8 for v in rep['bpb'].values())
+    assert rep['fertility']['extended']['fertility'] < rep['fertility']['own']['fertility']
+    assert len(rep['answers']) == 2 and all({'question', 'base', 'sft', 'dpo'} <= set(a) for a in rep['answers'])
+    md = (tmp_path/'q'/'report.md').read_text()
+    assert md.index('| question |') < md.index('bits per byte') and 'numbers:' in capsys.readouterr().out
+    assert main(['quickstart', '--model', 'smollm2', '--stages', 'tokenizer', '--out', str(tmp_path/'r')]) == 2
+    assert 'with --model every stage runs' in capsys.readouterr().err and not (tmp_path/'r').exists()
