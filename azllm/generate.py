@@ -154,7 +154,8 @@ def check_sampling(temperature:float, # 0: greedy
 
 def stop_ids(tok) -> list[int]:
     "The token ids generation stops at: `<|eot_id|>` (end of a turn) and the end-of-text token, those the tokenizer has."
-    return [i for i in dict.fromkeys([tok.get_vocab().get(end_of_turn(tok)), tok.eos_token_id]) if i is not None]
+    eot = tok.convert_tokens_to_ids(end_of_turn(tok))
+    return [i for i in dict.fromkeys([None if eot == tok.unk_token_id else eot, tok.eos_token_id]) if i is not None]
 
 def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_model`)
              prompt:str|list[dict], # a conversation ending with a user turn, or one text

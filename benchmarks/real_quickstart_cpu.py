@@ -16,6 +16,7 @@ def main(argv=None):
     ap.add_argument('--model', default='smollm2')
     ap.add_argument('--small', action='store_true', help='azllm quickstart --small (every stage, one or two steps)')
     ap.add_argument('--out', default=str(ROOT/'benchmarks'/'results'/'real_quickstart_cpu.json'))
+    ap.add_argument('--cores', default=None, help='what the machine field should add about the cores used (e.g. a taskset on a larger host)')
     a = ap.parse_args(argv)
     run = Path(tempfile.mkdtemp(prefix='azllm-rq-'))/'q'
     cmd = ['azllm', 'quickstart', '--model', a.model, '--out', str(run)] + (['--small'] if a.small else [])
@@ -24,7 +25,7 @@ def main(argv=None):
     wall = time.time() - t0
     cpu = next((l.split(':', 1)[1].strip() for l in Path('/proc/cpuinfo').read_text().splitlines() if l.startswith('model name')), platform.processor())
     res = dict(command='python benchmarks/real_quickstart_cpu.py ' + ' '.join(argv if argv is not None else sys.argv[1:]),
-               runs=' '.join(cmd[:4] + ['--out', 'DIR'] + cmd[6:]), machine=f"CPU ({os.cpu_count()} cores, {cpu})",
+               runs=' '.join(cmd[:4] + ['--out', 'DIR'] + cmd[6:]), machine=f"CPU ({a.cores or f'{os.cpu_count()} cores'}, {cpu})",
                load_average_before=load0, load_average_after=os.getloadavg()[0], seconds=round(wall, 1),
                report=json.loads((run/'report.json').read_text()))
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n')
