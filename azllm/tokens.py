@@ -18,7 +18,7 @@ from .data import MAX_DOC_CHARS, expand_sources, slice_source, slice_documents, 
 
 # %% auto #0
 __all__ = ['TOKENS_FORMAT', 'BATCH_BYTES', 'token_cache_dir', 'token_dtype', 'cache_key', 'plan_slices', 'encode_slice',
-           'encode_slices', 'default_timeout', 'mark_cache', 'cached_entry', 'prepare_tokens']
+           'encode_slices', 'default_timeout', 'mark_cache', 'cached_entry', 'apart_from_corpus', 'prepare_tokens']
 
 # %% ../nbs/07_tokens.ipynb #d0ad9e35
 TOKENS_FORMAT = 1     # the layout of a cached entry; bumped when it changes, so old entries miss instead of being misread
@@ -214,7 +214,7 @@ def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, fac
         shutil.rmtree(staging)
     return m
 
-def _apart_from_corpus(root:Path, sources):
+def apart_from_corpus(root:Path, sources):
     "Refuse a cache folder that is, lies inside or holds a local file or folder of its corpus (links followed): the next run would read it as text."
     r = Path(os.path.abspath(root)).resolve()
     for s in [sources] if isinstance(sources, (str, Path)) else sources:
@@ -241,7 +241,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
     rt, root = rt or Runtime(), Path(root or token_cache_dir())
     dtype = token_dtype(len(tok))
     key = cache_key(data_fp, tok_fp, text_field=text_field, dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
-    _apart_from_corpus(root, sources)
+    apart_from_corpus(root, sources)
     files = expand_sources(sources)
     nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
     parts = rt.world * max(1, workers)
@@ -267,7 +267,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
         results = sorted((r for d in everyone for r in d), key=lambda r: r['file'])
         m = None
         if rt.main:
-            try: m = _commit(root, key, staging, results, dtype, dict(sources=[str(f) for f in files]))
+            try: m = _commit(root, key, staging, results, dtype, dict(sources=[str(f) for f in files], tokenizer=str(getattr(tok, 'name_or_path', '') or '')))
             except AzllmError as e: m = dict(error=str(e))
         m = group.gather(m)[0]
         if 'error' in m: raise AzllmError(m['error'])

@@ -77,3 +77,32 @@ def test_an_s3_checkpoint_dir_is_locked_and_owned_by_its_run(tmp_path, small_tok
     with pytest.raises(AzllmError, match='give each run its own checkpoint_dir'):
         run_inproc(_quick(tmp_path, small_tokenizer, 'b', checkpoint_dir=ck))
     assert not (tmp_path/'b').exists()
+
+
+def _silent_endpoint(monkeypatch):
+    "A TCP server that accepts every connection and never answers, as the S3 endpoint of this process."
+    import socket, threading
+    srv = socket.create_server(('127.0.0.1', 0)); held = []
+    threading.Thread(target=lambda: [held.append(srv.accept()) for _ in iter(int, 1)], daemon=True).start()
+    url = f'http://127.0.0.1:{srv.getsockname()[1]}'
+    for k, v in dict(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID='x', AWS_SECRET_ACCESS_KEY='x', AWS_DEFAULT_REGION='us-east-1').items(): monkeypatch.setenv(k, v)
+    import fsspec
+    monkeypatch.setitem(fsspec.config.conf, 's3', {'endpoint_url': url})
+    return srv
+
+
+@pytest.mark.parametrize('overrides, bound', [(['storage_read_timeout_s=1', 'storage_tries=1'], 10), ([], 60)])
+def test_a_silent_endpoint_fails_fast_in_one_line(tmp_path, small_tokenizer, monkeypatch, capsys, overrides, bound):
+    "`azllm data prepare` on an s3:// corpus whose endpoint accepts and never answers: exit 2 within `bound` seconds (the defaults: 2 tries x 20 s), one line naming the URL and the setting to raise."
+    import time
+    from test_engine import write_cfg
+    from azllm.cli import main
+    import azllm.data
+    srv = _silent_endpoint(monkeypatch)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', train_data=['s3://silent-bucket/corpus.txt'], valid_data=[])
+    t0 = time.time()
+    try: rc = main(['data', 'prepare', str(cfg), *overrides])
+    finally: srv.close(); azllm.data.use_storage()
+    took, err = time.time() - t0, capsys.readouterr().err
+    assert rc == 2 and took < bound, (rc, took, err)
+    assert err.count('\n') == 1 and 's3://silent-bucket/corpus.txt' in err and 'raise storage_read_timeout_s' in err, err

@@ -217,3 +217,33 @@ def test_runs_marking_a_new_cache_at_once_all_go_on(tmp_path):
         assert errs == [''] * 4, errs
         from azllm.core import read_marker, MARKER
         assert read_marker(root)['kind'] == 'token-cache' and [p.name for p in root.iterdir()] == [MARKER]   # one marker, no debris
+
+
+def test_the_cache_is_keyed_by_content_and_pruned_to_a_size(tmp_path, small_tokenizer, monkeypatch, capsys):
+    "The same bytes under another spelling or in another folder hit the entry made once; `azllm data cache` lists what each entry was made from; pruning keeps the newest and never a file azllm did not make."
+    import azllm.tokens
+    from azllm.cli import main
+    cache = tmp_path/'cache'
+    (tmp_path/'corp').mkdir(); (tmp_path/'copy').mkdir()
+    (tmp_path/'corp'/'t5.txt').write_bytes((DATA/'az_valid.txt').read_bytes()); (tmp_path/'copy'/'t5.txt').write_bytes((DATA/'az_valid.txt').read_bytes())
+    assert main(['data', 'prepare', str(cpt(tmp_path, small_tokenizer, 'a', cache, train_data=[str(tmp_path/'corp'/'t5.txt')]))]) == 0
+    assert len(entries(cache)) == 1
+    def no(*a, **k): raise AssertionError('tokenized again')
+    with monkeypatch.context() as m:
+        m.setattr(azllm.tokens, 'encode_slices', no)
+        for i, src in enumerate([tmp_path/'corp'/'..'/'corp'/'t5.txt', tmp_path/'copy'/'t5.txt', tmp_path/'copy']):
+            assert main(['data', 'prepare', str(cpt(tmp_path, small_tokenizer, f'b{i}', cache, train_data=[str(src)]))]) == 0
+    assert len(entries(cache)) == 1
+    (cache/'notes.txt').write_text('mine')
+    (tmp_path/'other.txt').write_bytes((DATA/'az_valid.txt').read_bytes()[:20000])
+    assert main(['data', 'prepare', str(cpt(tmp_path, small_tokenizer, 'c', cache, train_data=[str(tmp_path/'other.txt')]))]) == 0
+    assert len(entries(cache)) == 2
+    capsys.readouterr()
+    assert main(['data', 'cache', '--dir', str(cache)]) == 0
+    out = capsys.readouterr().out
+    assert '2 entries' in out and 't5.txt' in out and 'other.txt' in out and str(small_tokenizer) in out, out
+    newest = max(entries(cache), key=lambda k: (cache/k).stat().st_mtime)
+    size = sum(f.stat().st_size for f in (cache/newest).iterdir())
+    assert main(['data', 'cache', 'prune', '--max-gb', str((size + 1) / 1e9), '--dir', str(cache)]) == 0
+    assert entries(cache) == [newest] and (cache/'notes.txt').read_text() == 'mine'
+    assert main(['data', 'cache', 'prune', '--dir', str(cache)]) == 2                          # no size: one line, exit 2
