@@ -15,7 +15,7 @@ from .core import AzllmError, hub_offline, looks_local, loads_json, require_fs, 
 
 # %% auto #0
 __all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'STORAGE_DEFAULTS', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS',
-           'MAX_DOC_CHARS', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit',
+           'MAX_DOC_CHARS', 'BOUNDARY', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit',
            'check_regular', 'use_storage', 'storage_error', 'remote_calls', 'is_url', 'source_format', 'open_source',
            'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'slice_source',
            'find_data_samples', 'corpus_stats']
@@ -187,8 +187,8 @@ class _Checked(io.RawIOBase):
     def close(self): self.raw.close(); super().close()
 
 def open_source(src:str|Path, # a local file or an fsspec URL, compressed or not
-                start:int=0, # first byte (of the uncompressed file: only for uncompressed ones)
-                end:int|None=None, # byte after the last (None: to the end)
+                start:int|list=0, # first byte of an uncompressed file; of a zstd file, [a frame's offset, decompressed bytes to skip from there]
+                end:int|None=None, # byte after the last (None: to the end); of a zstd slice, the bytes to read after those skipped
                 binary:bool=False, # the checked bytes instead of text
                ):
     "Open a corpus file as UTF-8 text, through fsspec and its decompression (bounded by `inflate_limit`); the checks happen as it is read."
@@ -200,9 +200,13 @@ def open_source(src:str|Path, # a local file or an fsspec URL, compressed or not
             fs, path = require_fs(src)
             of = fsspec.core.OpenFile(fs, path, 'rb', compression=None if comp == 'zstd' else comp)
             raw, size = of.open(), fs.size(path) if comp else None
-        if comp == 'zstd': raw = _Zstd(raw)
+        if comp == 'zstd':
+            if isinstance(start, (list, tuple)): raw.seek(start[0])       # a slice of a zstd file (`tokens.zstd_slices`): from a frame's start
+            raw = _Zstd(raw)
     except ImportError: raise AzllmError(f"{src}: {comp} files need the zstandard package: pip install zstandard") from None
     except FileNotFoundError: raise AzllmError(f"{src}: no such file") from None
+    skip, start = (start[1], 0) if isinstance(start, (list, tuple)) else (0, start)
+    while skip > 0 and (n := len(raw.read(min(skip, 1 << 20)))): skip -= n    # up to the slice's first document: unchecked (a frame may start mid-character)
     if start: raw.seek(start)
     f = io.BufferedReader(_Checked(raw, str(src), start, end, comp, inflate_limit(size) if comp else None), 1 << 20)
     return f if binary else io.TextIOWrapper(f, encoding='utf-8')
@@ -247,7 +251,9 @@ def _jsonl_documents(f, name:str, field:str) -> Iterator[str]:
                              f"not an object with a {field!r} field")
         yield _field(row, field, f"{name}:{i}")
 
-def _parquet_documents(src:str, field:str) -> Iterator[str]:
+def _parquet_documents(src:str, field:str, start:int=0, end:int|None=None) -> Iterator[str]:
+    "The `field` column of a Parquet file, or of its row groups `start:end`."
+
     import fsspec, pyarrow, pyarrow.parquet as pq
     with remote_calls(src): fs, path = require_fs(src); of = fsspec.core.OpenFile(fs, path, 'rb', compression=source_format(src)[1])
     with of as raw:
@@ -255,7 +261,8 @@ def _parquet_documents(src:str, field:str) -> Iterator[str]:
         except (pyarrow.ArrowException, OSError) as e:
             raise storage_error(src, e) or AzllmError(f"{src}: not a Parquet file ({(str(e).splitlines() or [''])[0][:120]}); a text file should end in .txt") from None
         if field not in pf.schema_arrow.names: _field(dict.fromkeys(pf.schema_arrow.names), field, str(src))
-        batches = pf.iter_batches(columns=[field], batch_size=1024)
+        groups = None if not start and end is None else list(range(start, pf.num_row_groups if end is None else end))
+        batches = pf.iter_batches(columns=[field], batch_size=1024, row_groups=groups)
         while True:
             try: batch = next(batches)
             except StopIteration: return
@@ -351,7 +358,7 @@ def _raw_documents(s, text_field:str, split:str, start:int=0, end:int|None=None)
                         else _jsonl_documents(f, name, text_field))
     elif kind == '.parquet':
         if not is_url(name): check_regular(name)
-        yield from _parquet_documents(name, text_field)
+        yield from _parquet_documents(name, text_field, start, end)
     elif is_url(name) or Path(name).exists() or kind:
         raise AzllmError(f"{name}: unsupported file type {kind!r} (use .txt, .jsonl, .parquet or .csv, optionally {', '.join(COMPRESSIONS)})")
     elif looks_local(name): raise AzllmError(f"{name}: no such file or directory")   # ./x, /x, ~/x, runs/x: a path, never a dataset name
@@ -382,14 +389,14 @@ def read_documents(sources, # file(s), director(ies), URL(s) or `datasets` name(
     if n == 0: raise AzllmError(f"the corpus {', '.join(map(str, expand_sources(sources)))} holds no text")
 
 # %% ../nbs/01_data.ipynb #94070d2a
-_BOUNDARY = {'txt': re.compile(rb'\n[ \t]*\r?\n'), 'jsonl': re.compile(rb'\n')}   # after a blank line / after a line: a new document starts
+BOUNDARY = {'txt': re.compile(rb'\n[ \t]*\r?\n'), 'jsonl': re.compile(rb'\n')}   # after a blank line / after a line: a new document starts
 
 def slice_source(s, # one source (see `expand_sources`)
                  piece:int, # about this many bytes per slice
                 ) -> list[tuple]:
     "Cut a plain local .txt or .jsonl file into `(source, start, end)` slices of about `piece` bytes at document boundaries; any other source stays whole."
     kind, comp = source_format(s)
-    sep = _BOUNDARY['txt'] if kind in TEXT_SUFFIXES else _BOUNDARY['jsonl'] if kind == '.jsonl' else None
+    sep = BOUNDARY['txt'] if kind in TEXT_SUFFIXES else BOUNDARY['jsonl'] if kind == '.jsonl' else None
     if comp or sep is None or is_url(s) or not Path(s).is_file(): return [(s, 0, None)]
     size, cuts = Path(s).stat().st_size, [0]
     with open(s, 'rb') as f:

@@ -247,3 +247,39 @@ def test_the_cache_is_keyed_by_content_and_pruned_to_a_size(tmp_path, small_toke
     assert main(['data', 'cache', 'prune', '--max-gb', str((size + 1) / 1e9), '--dir', str(cache)]) == 0
     assert entries(cache) == [newest] and (cache/'notes.txt').read_text() == 'mine'
     assert main(['data', 'cache', 'prune', '--dir', str(cache)]) == 2                          # no size: one line, exit 2
+
+
+@pytest.mark.parametrize('kind', ['txt.zst', 'jsonl.zst', 'parquet'])
+def test_zstd_frames_and_parquet_row_groups_are_sliced_and_give_the_plain_tokens(tmp_path, small_tokenizer, kind):
+    "A zstd file of many frames (cut mid-character) and a Parquet file of many row groups are several slices; 1 and 2 worker processes write exactly the plain file's tokens."
+    import zstandard, pyarrow as pa, pyarrow.parquet as pq
+    from azllm.data import read_documents
+    from azllm.tokens import prepare_tokens, plan_slices
+    from azllm.tokenizer import load_tokenizer
+    text, docs = (DATA/'az_valid.txt').read_bytes(), list(read_documents(DATA/'az_valid.txt'))
+    f = tmp_path/f'c.{kind}'
+    if kind == 'parquet': pq.write_table(pa.table({'text': docs}), f, row_group_size=5)
+    else:
+        raw = text if kind == 'txt.zst' else ''.join(json.dumps({'text': d}, ensure_ascii=False) + '\n' for d in docs).encode()
+        cuts = list(range(0, len(raw), 3001)) + [len(raw)]                  # every 3,001 bytes: frames start mid-character
+        assert any(raw[c] & 0xC0 == 0x80 for c in cuts[1:-1])
+        f.write_bytes(b''.join(zstandard.ZstdCompressor().compress(raw[a:b]) for a, b in zip(cuts, cuts[1:])))
+    assert len(plan_slices(f, 2, min_bytes=2000)) > 3
+    tok, ref = load_tokenizer(str(small_tokenizer)), reference(DATA/'az_valid.txt', small_tokenizer)
+    for workers in (1, 2):
+        entry, m = prepare_tokens(f, tok, f'{kind}-{workers}', 't', tmp_path/'cache', workers=workers, slice_bytes=2000)
+        assert len(m['shards']) > 1 and np.array_equal(shard_tokens(entry), ref), workers
+
+
+def test_tokenizer_training_is_bounded_by_default(tmp_path, capsys):
+    "Tokenizer training reads a 100 MB sample unless told otherwise, and says before it starts how much text it reads and about how much memory that takes."
+    from azllm.cli import main
+    from azllm.tokenizer import TokenizerRun, SAMPLE_BYTES
+    assert TokenizerRun(output_dir='x', corpus=['c.txt']).sample_bytes == SAMPLE_BYTES == 100_000_000
+    args = ['tokenizer', 'train', '--corpus', str(DATA/'az_train.txt'), '--vocab-size', '600']
+    assert main([*args, '--out', str(tmp_path/'a'), '--sample-bytes', '20000']) == 0
+    out = capsys.readouterr().out
+    assert 'tokenizer training on about 0 MB of text (a sample of the corpus' in out and 'expect a peak of about' in out, out
+    assert main([*args, '--out', str(tmp_path/'b'), '--sample-bytes', '0']) == 0             # 0: all of it
+    out = capsys.readouterr().out
+    assert 'a sample' not in out and 'expect a peak of about' in out, out
