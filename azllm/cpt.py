@@ -127,7 +127,7 @@ def prepare_data(cfg:CPTRun, # the run config
     tfp = fps.get('tokenizer') or on_main(tok_fp)
     nbytes = on_main(lambda: corpus_bytes(src))                        # remote objects by their listed size: `auto` sees them too
     entry, m = prepare_tokens(src, tok, dfp, tfp, root, rt, cfg.text_field, data_workers(cfg, rt, nbytes), progress,
-                              cfg.data_timeout_min * 60 if cfg.data_timeout_min else None)
+                              cfg.data_timeout_min * 60 if cfg.data_timeout_min else None, nbytes=nbytes)
     if rt.main:
         touch_entry(entry)
         if cfg.token_cache_max_gb is not None: prune_cache(root, int(cfg.token_cache_max_gb * 1e9), keep=(entry.name,))

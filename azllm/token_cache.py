@@ -10,7 +10,7 @@ import fcntl, hashlib, json, os, re, shutil, time
 from pathlib import Path
 from .core import AzllmError, atomic_write_text, loads_json, read_marker, require_fs
 from .data import expand_sources, is_url, remote_calls, source_format
-from .tokens import cached_entry
+from .tokens import cached_entry, token_cache_dir
 
 # %% auto #0
 __all__ = ['IDS_FILE', 'file_identity', 'content_id', 'touch_entry', 'cache_entries', 'prune_cache', 'cmd_data_cache',
@@ -47,14 +47,15 @@ def _read_ids(root:Path) -> dict:
     return d if isinstance(d, dict) else {}
 
 def content_id(sources, # corpus: files, folders, URLs
-               root:str|Path|None=None, # the token cache folder (remembers local files' hashes; None: hash them every time)
+               root:str|Path|None=None, # the token cache folder, or its setting (None: the default); it remembers local files' hashes if azllm made it
               ) -> str:
     "SHA-256 of the corpus by content: each file's format, size and content hash (or ETag), in order; not the paths' spelling."
-    root = Path(root) if root else None
-    known = _read_ids(root) if root and root.is_dir() else {}
+    root = token_cache_dir(str(root) if root else None)
+    ours = root.is_dir() and (read_marker(root) or {}).get('kind') == 'token-cache'    # (never a file in a folder azllm did not make)
+    known = _read_ids(root) if ours else {}
     n = len(known)
     ids = [file_identity(f, known) if is_url(f) or Path(f).is_file() else f"name:{f}" for f in expand_sources(sources)]
-    if root and root.is_dir() and len(known) > n: atomic_write_text(root/IDS_FILE, json.dumps(known) + '\n')
+    if ours and len(known) > n: atomic_write_text(root/IDS_FILE, json.dumps(known) + '\n')
     return hashlib.sha256('\n'.join(ids).encode()).hexdigest()
 
 # %% ../nbs/17_token_cache.ipynb #9ccc0637
@@ -110,7 +111,6 @@ def prune_cache(root:str|Path, # the token cache folder
 # %% ../nbs/17_token_cache.ipynb #f3abf241
 def cmd_data_cache(a):
     "`azllm data cache [list|prune]`: what the token cache holds, or prune it to --max-gb (least recently used first)."
-    from azllm.tokens import token_cache_dir
     root = token_cache_dir(a.dir)
     if a.what == 'prune':
         if a.max_gb is None or a.max_gb < 0: raise AzllmError("data cache prune: give --max-gb N (the size to prune to, in GB; 0 removes every entry)")

@@ -321,6 +321,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
                    progress:bool=False, # a bar with MB/s and ETA
                    timeout_s:float|None=None, # how long a rank waits for the others (default `default_timeout`)
                    slice_bytes:int=16 << 20, # smallest slice worth a process
+                   nbytes:int|None=None, # the corpus's size as stored, remote objects included, for the bar and the timeout (default: its local files')
                   ) -> tuple[Path, dict]:
     "Token shards of `sources` from the cache, or encoded by every rank and worker into it; returns the entry folder and its manifest."
     from azllm.runtime import Runtime
@@ -330,7 +331,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
     key = cache_key(data_fp, tok_fp, text_field=text_field, dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
     apart_from_corpus(root, sources)
     files = expand_sources(sources)
-    nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
+    if nbytes is None: nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
     parts = rt.world * max(1, workers)
     group = _Group(rt, timeout_s or default_timeout(nbytes, parts))
     lock, plan = None, None
