@@ -54,7 +54,11 @@ def content_id(sources, # corpus: files, folders, URLs
     ours = root.is_dir() and (read_marker(root) or {}).get('kind') == 'token-cache'    # (never a file in a folder azllm did not make)
     known = _read_ids(root) if ours else {}
     n = len(known)
-    ids = [file_identity(f, known) if is_url(f) or Path(f).is_file() else f"name:{f}" for f in expand_sources(sources)]
+    def one(f):                                                     # a file, a `datasets` folder (by its files) or a `datasets` name
+        if is_url(f) or Path(f).is_file(): return file_identity(f, known)
+        if Path(f).is_dir(): return 'dir:' + ','.join(f"{p.relative_to(f)}={file_identity(p, known)}" for p in sorted(Path(f).rglob('*')) if p.is_file())
+        return f"name:{f}"
+    ids = [one(f) for f in expand_sources(sources)]
     if ours and len(known) > n: atomic_write_text(root/IDS_FILE, json.dumps(known) + '\n')
     return hashlib.sha256('\n'.join(ids).encode()).hexdigest()
 
@@ -83,7 +87,6 @@ def cache_entries(root:str|Path, # the token cache folder
                         documents=m.get('documents'), tokens=m.get('tokens'), dtype=m.get('dtype'), sound=cached_entry(p) is not None))
     return sorted(out, key=lambda e: e['used'])
 
-# %% ../nbs/17_token_cache.ipynb #c0f93c19
 def _free(root:Path, key:str) -> bool:
     "Remove entry `key` unless another process holds its lock (it is being made or read now)."
     try: f = open(root/f'{key}.lock', 'a+')
