@@ -39,7 +39,7 @@ class CPTRun(TrainConfig):
     doc_mask: bool = False                       # stop attention across document boundaries inside a window
     phase: Literal['embeddings', 'full'] = 'full'  # embeddings = train input embeddings + head only, backbone frozen
     token_cache: Optional[str] = None            # folder of cached token shards (default $AZLLM_TOKEN_CACHE, else ~/.cache/azllm/tokens); share it between nodes
-    data_workers: Union[int, Literal['auto']] = 'auto'  # tokenizing processes per rank; auto = this rank's share of the cores for a corpus over 64 MB, else 1
+    data_workers: Union[int, Literal['auto']] = 'auto'  # tokenizing processes per rank; auto = this rank's share of the cores for a corpus over 64 MB as stored (remote objects too), else 1
     data_timeout_min: Optional[float] = None     # how long a rank waits for the others to tokenize (None: 30 minutes, more for a big corpus)
     token_cache_max_gb: Optional[float] = Field(None, ge=0)  # after a run has its tokens, prune the cache's least recently used entries to this size (None: no bound)
 

@@ -106,3 +106,21 @@ def test_a_silent_endpoint_fails_fast_in_one_line(tmp_path, small_tokenizer, mon
     took, err = time.time() - t0, capsys.readouterr().err
     assert rc == 2 and took < bound, (rc, took, err)
     assert err.count('\n') == 1 and 's3://silent-bucket/corpus.txt' in err and 'raise storage_read_timeout_s' in err, err
+
+
+def test_data_workers_auto_counts_remote_objects(tmp_path, small_tokenizer, s3_server, monkeypatch):
+    "`data_workers: auto` sizes the work from the corpus wherever it lives: an S3 folder counts by its objects' sizes (it counted 0 and chose 1 process)."
+    import azllm.cpt
+    from conftest import DATA
+    from test_engine import write_cfg
+    from azllm.cli import main
+    from azllm.runtime import Runtime
+    seen, real = [], azllm.cpt.data_workers
+    monkeypatch.setattr(azllm.cpt, 'data_workers', lambda cfg, rt, n: seen.append(n) or real(cfg, rt, n))
+    text = (DATA/'az_valid.txt').read_bytes()
+    for i in range(2): s3_server.fs.pipe(f'{s3_server.bucket}/corpus/{i}.txt', text)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', train_data=[f'{s3_server.url}/corpus'], valid_data=[], token_cache=str(tmp_path/'cache'))
+    assert main(['data', 'prepare', str(cfg)]) == 0
+    assert seen == [2 * len(text)], seen
+    big = azllm.cpt.CPTRun(output_dir='x', train_data=['s3://b/c'])
+    assert real(big, Runtime(), 2 * len(text)) == 1 and real(big, Runtime(), 65 << 20) == max(1, len(os.sched_getaffinity(0)))
