@@ -139,12 +139,12 @@ def preflight(cfg, # a validated config of any stage
               made:set=frozenset(), # paths an earlier config of the same command writes (not there yet)
              ):
     "Fail in one line, before any work, on what cannot run here: a missing model, tokenizer or data, a hub id offline, a model too big for this CPU."
-    from azllm.data import use_storage, storage_error
+    from azllm.data import use_storage, storage_error, probe_remote
     if cfg.stage == 'eval': return _check_eval_inputs(cfg, made)
     if cfg.stage not in ('cpt', 'sft', 'dpo'): return
     use_storage(cfg.storage_connect_timeout_s, cfg.storage_read_timeout_s, cfg.storage_tries)   # every remote call below and in the run: bounded
     for url in (cfg.output_dir, cfg.checkpoint_dir):      # an unknown storage protocol is a typo in the config: say so first
-        if url and '://' in str(url): require_fs(url)
+        if url and '://' in str(url): probe_remote(url)     # (a silent endpoint too, in one line)
     if not cfg.model.startswith('preset:') and not _made(cfg.model, made): resolve_source(cfg.model, 'model')
     if cfg.tokenizer and cfg.tokenizer != 'llama3' and not _made(cfg.tokenizer, made): resolve_source(cfg.tokenizer, 'tokenizer')
     data = list(cfg.train_data) if isinstance(cfg.train_data, list) else [cfg.train_data]

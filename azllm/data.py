@@ -16,8 +16,8 @@ from .core import AzllmError, hub_offline, looks_local, loads_json, require_fs, 
 # %% auto #0
 __all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'STORAGE_DEFAULTS', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS',
            'MAX_DOC_CHARS', 'BOUNDARY', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit',
-           'check_regular', 'use_storage', 'storage_error', 'remote_calls', 'is_url', 'source_format', 'open_source',
-           'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'slice_source',
+           'check_regular', 'use_storage', 'storage_error', 'probe_remote', 'remote_calls', 'is_url', 'source_format',
+           'open_source', 'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'slice_source',
            'find_data_samples', 'corpus_stats']
 
 # %% ../nbs/01_data.ipynb #30516aa7
@@ -136,6 +136,10 @@ def storage_error(url, # what was being read
                           f"tries; check that it is up and reachable, or raise {key} (and storage_tries) in the config")
     if names & _UNREACHABLE:
         return AzllmError(f"{url}: cannot connect to the storage endpoint ({first}); check the endpoint (AWS_ENDPOINT_URL) and the network")
+
+def probe_remote(url) -> bool:
+    "Whether `url` exists on its storage, asked once with the bounds in force: a silent endpoint is `storage_error`'s line now, not at the first checkpoint."
+    with remote_calls(url): fs, path = require_fs(url); return fs.exists(path)
 
 @contextmanager
 def remote_calls(url):

@@ -124,3 +124,19 @@ def test_data_workers_auto_counts_remote_objects(tmp_path, small_tokenizer, s3_s
     assert seen == [2 * len(text)], seen
     big = azllm.cpt.CPTRun(output_dir='x', train_data=['s3://b/c'])
     assert real(big, Runtime(), 2 * len(text)) == 1 and real(big, Runtime(), 65 << 20) == max(1, len(os.sched_getaffinity(0)))
+
+
+def test_a_silent_endpoint_for_checkpoints_fails_before_the_run(tmp_path, small_tokenizer, monkeypatch, capsys):
+    "checkpoint_dir on an endpoint that never answers: `azllm train` stops in preflight, in one line naming the URL and the setting, exit 2, nothing trained."
+    import time
+    from test_engine import write_cfg
+    from azllm.cli import main
+    import azllm.data
+    srv = _silent_endpoint(monkeypatch)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', checkpoint_dir='s3://silent-bucket/ck', valid_data=[])
+    t0 = time.time()
+    try: rc = main(['train', str(cfg), 'storage_read_timeout_s=1', 'storage_tries=1'])
+    finally: srv.close(); azllm.data.use_storage()
+    err = capsys.readouterr().err
+    assert rc == 2 and time.time() - t0 < 10 and not (tmp_path/'run').exists(), (rc, err)
+    assert err.count('\n') == 1 and 's3://silent-bucket/ck' in err and 'raise storage_read_timeout_s' in err, err
