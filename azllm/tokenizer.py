@@ -355,9 +355,9 @@ def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
     docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)   # streamed: read once
     if cfg.sample_bytes and (total := corpus_bytes(cfg.corpus)): docs = sample_documents(docs, cfg.sample_bytes / total, cfg.sample_seed)
-    if total := corpus_bytes(cfg.corpus):                            # (a `datasets` name has no size to tell)
-        used = min(total, cfg.sample_bytes or total)
-        print0(f"tokenizer training on about {used / 1e6:,.0f} MB of text" + (f" (a sample of the corpus's {total / 1e6:,.0f} MB; sample_bytes: 0 "
+    used = min(total := corpus_bytes(cfg.corpus), cfg.sample_bytes or total)    # (a `datasets` name has no size to tell)
+    if used < total or used >= 50e6:                                 # a sample, or enough text for its memory to matter: say so first
+        print0(f"tokenizer training on about {used / 1e6:,.1f} MB of text" + (f" (a sample of the corpus's {total / 1e6:,.1f} MB; sample_bytes: 0 "
                "trains on all of it)" if used < total else '') + f": expect a peak of about {bpe_peak_gb(used):.1f} GB of memory")
     base_size = None
     if cfg.method == 'custom':
