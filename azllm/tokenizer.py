@@ -296,7 +296,7 @@ SAMPLE_BYTES = 100_000_000    # tokenizer training's default sample of the corpu
 
 def bpe_peak_gb(text_bytes:int, # bytes of text BPE training reads
                ) -> float:
-    "About how much memory BPE training takes on `text_bytes` of Azerbaijani text (measured on this project's CPU: 0.52 GB at 50 MB, 3.3 GB at 1 GB; it grows as bytes^0.62)."
+    "A rough upper estimate of BPE training's memory on `text_bytes` of Azerbaijani text: 0.52 GB at 50 MB, 3.3 GB at 1 GB (measured here), growing as bytes^0.62; a corpus of fewer distinct words takes less (the benchmark's 252 MB: 0.69 GB)."
     return 0.517 * (max(text_bytes, 1) / 50e6) ** 0.62
 
 class TokenizerRun(Config):
