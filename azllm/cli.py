@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, errno, itertools, json, math, os, re, sys
 from pathlib import Path
 from .core import AzllmError, apply_overrides, check_apart, check_output, load_config, looks_local, read_yaml, print0, loads_json
-from .core import int_in, config_flag, config_from_args, resolve_source
+from .core import int_in, config_flag, config_from_args, resolve_source, hub_offline, require_fs
 from .memory import GIB, RENAMED_VALUES, SHAPE_KEYS, MemoryEstimate, MaxBatch, estimate_memory, memory_table, preset_shape, model_shape, config_estimate
 from .stages import stage, read_runs
 
@@ -138,11 +138,12 @@ def preflight(cfg, # a validated config of any stage
               made:set=frozenset(), # paths an earlier config of the same command writes (not there yet)
              ):
     "Fail in one line, before any work, on what cannot run here: a missing model, tokenizer or data, a hub id offline, a model too big for this CPU."
-    from azllm.core import resolve_source, looks_local, hub_offline, require_fs
+    from azllm.data import use_storage, storage_error, probe_remote
     if cfg.stage == 'eval': return _check_eval_inputs(cfg, made)
     if cfg.stage not in ('cpt', 'sft', 'dpo'): return
+    use_storage(cfg.storage_connect_timeout_s, cfg.storage_read_timeout_s, cfg.storage_tries)   # every remote call below and in the run: bounded
     for url in (cfg.output_dir, cfg.checkpoint_dir):      # an unknown storage protocol is a typo in the config: say so first
-        if url and '://' in str(url): require_fs(url)
+        if url and '://' in str(url): probe_remote(url)     # (a silent endpoint too, in one line)
     if not cfg.model.startswith('preset:') and not _made(cfg.model, made): resolve_source(cfg.model, 'model')
     if cfg.tokenizer and cfg.tokenizer != 'llama3' and not _made(cfg.tokenizer, made): resolve_source(cfg.tokenizer, 'tokenizer')
     data = list(cfg.train_data) if isinstance(cfg.train_data, list) else [cfg.train_data]
@@ -151,7 +152,7 @@ def preflight(cfg, # a validated config of any stage
         if '://' in d:                                     # a remote corpus is looked at now, not after the model has loaded
             fs, path = require_fs(d)
             try: there = fs.exists(path)
-            except Exception as e: raise AzllmError(f"data {d}: cannot be read ({type(e).__name__}: {str(e)[:120]}); check the URL and your credentials") from None
+            except Exception as e: raise storage_error(d, e) or AzllmError(f"data {d}: cannot be read ({type(e).__name__}: {str(e)[:120]}); check the URL and your credentials") from None
             if not there: raise AzllmError(f"data {d}: no such file or folder (or no access to it); check the URL")
             continue
         if Path(d).exists(): continue
@@ -166,7 +167,6 @@ def preflight(cfg, # a validated config of any stage
 # %% ../nbs/80_cli.ipynb #53b5d93d
 def cmd_data(a):
     "`azllm data prepare CONFIG.yml`: tokenize a CPT config's train and valid data into the token cache, so that training starts at once."
-    from azllm.stages import read_runs
     cfg = read_runs([a.config, *a.overrides])[0].config
     if cfg.stage != 'cpt': raise AzllmError(f"{a.config}: data prepare tokenizes a CPT corpus (stage: cpt); this config is stage: {cfg.stage}")
     preflight(cfg, gpus=1)                                 # paths and hub ids; not the memory check of a training run
@@ -311,12 +311,12 @@ def build_parser() -> argparse.ArgumentParser:
     for k, m in (('max_new_tokens', 'N'), ('temperature', 'T'), ('top_p', 'P')): config_flag(p, Sampling, k, metavar=m)
     p.set_defaults(func=cmd_chat)
 
-    d = sub.add_parser('data', help='prepare training data').add_subparsers(dest='action', metavar='ACTION', required=True)
+    d = sub.add_parser('data', help='prepare training data, show or prune the token cache').add_subparsers(dest='action', metavar='ACTION', required=True)
     p = d.add_parser('prepare', help="tokenize a CPT config's corpus into the token cache (on a CPU machine, before GPU time is spent)",
-                     description="Tokenize a CPT config's train_data and valid_data into the token cache (token_cache, $AZLLM_TOKEN_CACHE, "
-                     "or ~/.cache/azllm/tokens); `azllm train` on the same data and tokenizer then starts at once.")
+                     description="Tokenize a CPT config's train_data and valid_data into the token cache (token_cache, $AZLLM_TOKEN_CACHE, or ~/.cache/azllm/tokens); `azllm train` on the same data and tokenizer then starts at once.")
     add_config_args(p, 'a CPT run config')
     p.set_defaults(func=cmd_data)
+    from azllm.token_cache import add_cache_parser; add_cache_parser(d)
 
     p = sub.add_parser('eval', help='evaluate models: bits per byte, perplexity, fertility, side-by-side generations, report')
     add_config_args(p, 'an eval config (stage: eval); see configs/eval_tiny.yml')

@@ -15,13 +15,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 # %% auto #0
 __all__ = ['MAX_DEPTH', 'MAX_NODES', 'MAX_CONFIG_BYTES', 'MIN_VOCAB', 'MAX_VOCAB', 'MAX_COUNT', 'PRECISIONS', 'STRATEGIES',
-           'MARKER', 'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments', 'expand_path',
-           'Config', 'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text', 'read_yaml',
-           'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line', 'write_json',
-           'config_flag', 'config_from_args', 'pid_alive', 'dir_lock', 'repo_root', 'run_on_gpu', 'read_marker',
-           'output_kind', 'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker', 'foreign_files',
-           'check_output', 'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline', 'check_json_files',
-           'resolve_source']
+           'MARKER', 'STORAGE', 'SMALL_JSON', 'AzllmError', 'quiet_import_noise', 'class_source', 'field_comments',
+           'expand_path', 'Config', 'yaml_key_lines', 'loads_json', 'loads_yaml', 'apply_overrides', 'read_yaml_text',
+           'read_yaml', 'load_config', 'save_config', 'int_in', 'print0', 'md_table', 'finite_json', 'json_line',
+           'write_json', 'config_flag', 'config_from_args', 'pid_alive', 'dir_lock', 'repo_root', 'run_on_gpu',
+           'read_marker', 'output_kind', 'atomic_write_bytes', 'atomic_write_text', 'listing', 'write_marker',
+           'foreign_files', 'check_output', 'check_apart', 'atomic_dir', 'require_fs', 'looks_local', 'hub_offline',
+           'check_json_files', 'resolve_source']
 
 # %% ../nbs/00_core.ipynb #6fffe6d7
 class AzllmError(Exception):
@@ -705,9 +705,9 @@ def atomic_dir(out:str|Path, # final output directory
                 except OSError: break
 
 # %% ../nbs/00_core.ipynb #48fa6ed1
-_EXTRAS = {'s3': ('s3fs', "pip install 'azllm[s3]'"), 's3a': ('s3fs', "pip install 'azllm[s3]'"),
-           'gs': ('gcsfs', 'pip install gcsfs'), 'gcs': ('gcsfs', 'pip install gcsfs'),
-           'abfs': ('adlfs', 'pip install adlfs'), 'az': ('adlfs', 'pip install adlfs')}
+_EXTRAS = {**dict.fromkeys(('s3', 's3a'), ('s3fs', "pip install 'azllm[s3]'")), **dict.fromkeys(('gs', 'gcs'), ('gcsfs', 'pip install gcsfs')),
+           **dict.fromkeys(('abfs', 'az'), ('adlfs', 'pip install adlfs'))}
+STORAGE = dict(connect_timeout_s=None, read_timeout_s=None, tries=None)   # bounds of remote calls (`data.use_storage` sets them; None: the backend's own)
 
 def require_fs(url:str|Path, # a local path or a URL such as s3://bucket/run
               ) -> tuple:
@@ -717,10 +717,11 @@ def require_fs(url:str|Path, # a local path or a URL such as s3://bucket/run
     protocol = url.split('://', 1)[0].lower() if '://' in url else 'file'
     try: fsspec.get_filesystem_class(protocol)
     except ValueError: raise AzllmError(f"{url}: unknown storage protocol {protocol}://; use a local path or s3://bucket/path") from None
-    except ImportError:
-        pkg, cmd = _EXTRAS.get(protocol, (f'the fsspec backend for {protocol}://', "see fsspec's list of implementations"))
-        raise AzllmError(f"{url}: {protocol}:// storage needs the {pkg} package: {cmd}") from None
-    return fsspec.core.url_to_fs(protocol + url[len(protocol):] if '://' in url else url)   # fsspec knows `s3`, not `S3`
+    except ImportError: raise AzllmError(f"{url}: {protocol}:// storage needs the %s package: %s" % _EXTRAS.get(protocol, (
+        f'the fsspec backend for {protocol}://', "see fsspec's list of implementations"))) from None
+    fs, path = fsspec.core.url_to_fs(protocol + url[len(protocol):] if '://' in url else url)   # fsspec knows `s3`, not `S3`
+    if STORAGE['tries'] and hasattr(fs, 'retries'): fs.retries = STORAGE['tries']   # s3fs tries a call that timed out 5 times on its own
+    return fs, path
 
 # %% ../nbs/00_core.ipynb #c31a39c1
 _HUB_ID = re.compile(r'^[A-Za-z0-9][\w.-]{0,95}(/[A-Za-z0-9][\w.-]{0,95})?$')

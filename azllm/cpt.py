@@ -10,15 +10,17 @@ import json, os, shutil, tempfile
 from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
+from pydantic import Field
 from .core import AzllmError, atomic_dir, write_json
-from .tokenizer import load_tokenizer, resolve_tokenizer
+from .tokenizer import load_tokenizer, resolve_tokenizer, corpus_bytes
 from .model import load_model, transfer_vocabulary, set_special_ids
-from .data import expand_sources, is_url
+from .data import expand_sources, is_url, use_storage
 from .packing import PackedTokens
-from .tokens import prepare_tokens, token_cache_dir
+from .tokens import prepare_tokens, token_cache_dir, mark_cache, apart_from_corpus
+from .token_cache import content_id, touch_entry, prune_cache
 from .runtime import Runtime
 from .engine import TrainConfig, inner_model, full_state_dict
-from .trainer import Trainer, TaskBase, run_training, data_fingerprint, tokenizer_fingerprint, data_dir as node_data_dir
+from .trainer import Trainer, TaskBase, run_training, tokenizer_fingerprint, data_dir as node_data_dir
 
 # %% auto #0
 __all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'save_final', 'data_workers', 'prepare_data', 'CPTTask',
@@ -37,8 +39,9 @@ class CPTRun(TrainConfig):
     doc_mask: bool = False                       # stop attention across document boundaries inside a window
     phase: Literal['embeddings', 'full'] = 'full'  # embeddings = train input embeddings + head only, backbone frozen
     token_cache: Optional[str] = None            # folder of cached token shards (default $AZLLM_TOKEN_CACHE, else ~/.cache/azllm/tokens); share it between nodes
-    data_workers: Union[int, Literal['auto']] = 'auto'  # tokenizing processes per rank; auto = this rank's share of the cores for a corpus over 64 MB, else 1
+    data_workers: Union[int, Literal['auto']] = 'auto'  # tokenizing processes per rank; auto = this rank's share of the cores for a corpus over 64 MB as stored (remote objects too), else 1
     data_timeout_min: Optional[float] = None     # how long a rank waits for the others to tokenize (None: 30 minutes, more for a big corpus)
+    token_cache_max_gb: Optional[float] = Field(None, ge=0)  # after a run has its tokens, prune the cache's least recently used entries to this size (None: no bound)
 
 # %% ../nbs/31_cpt.ipynb #096fefdc
 def prepare_model(cfg:CPTRun) -> tuple:
@@ -113,16 +116,22 @@ def prepare_data(cfg:CPTRun, # the run config
     "The token shards of `cfg`'s train or valid data: from the cache, or tokenized into it by every rank; (entry, manifest)."
     rt, fps, src = rt or Runtime(), fps or {}, getattr(cfg, f'{split}_data')
     def on_main(f): return rt.gather(f() if rt.main else None)[0]
-    dfp = fps.get('data') if split == 'train' and fps.get('data') else on_main(lambda: data_fingerprint(src))
+    use_storage(cfg.storage_connect_timeout_s, cfg.storage_read_timeout_s, cfg.storage_tries)
+    root = token_cache_dir(cfg.token_cache) if _cacheable(src) or out is None else node_data_dir(Path(out), rt)/'tokens'
+    apart_from_corpus(root, src)
+    dfp = on_main(lambda: content_id(src, mark_cache(root) or root))     # by content, not by the paths' spelling; a second start hashes nothing
     def tok_fp():
         d = Path(tempfile.mkdtemp(prefix='azllm-tokenizer-'))
         try: tok.save_pretrained(d); return tokenizer_fingerprint(tok, d)
         finally: shutil.rmtree(d, ignore_errors=True)
     tfp = fps.get('tokenizer') or on_main(tok_fp)
-    root = token_cache_dir(cfg.token_cache) if _cacheable(src) or out is None else node_data_dir(Path(out), rt)/'tokens'
-    nbytes = sum(Path(f).stat().st_size for f in expand_sources(src) if not is_url(f) and Path(f).is_file())
-    return prepare_tokens(src, tok, dfp, tfp, root, rt, cfg.text_field, data_workers(cfg, rt, nbytes), progress,
-                          cfg.data_timeout_min * 60 if cfg.data_timeout_min else None)
+    nbytes = on_main(lambda: corpus_bytes(src))                        # remote objects by their listed size: `auto` sees them too
+    entry, m = prepare_tokens(src, tok, dfp, tfp, root, rt, cfg.text_field, data_workers(cfg, rt, nbytes), progress,
+                              cfg.data_timeout_min * 60 if cfg.data_timeout_min else None, nbytes=nbytes)
+    if rt.main:
+        touch_entry(entry)
+        if cfg.token_cache_max_gb is not None: prune_cache(root, int(cfg.token_cache_max_gb * 1e9), keep=(entry.name,))
+    return entry, m
 
 # %% ../nbs/31_cpt.ipynb #1f2d7c4a
 class CPTTask(TaskBase):

@@ -9,12 +9,14 @@ from __future__ import annotations
 import codecs, csv, io, json, os, re, stat, unicodedata
 from collections import Counter
 from pathlib import Path
+from contextlib import contextmanager
 from typing import Iterable, Iterator
-from .core import AzllmError, hub_offline, looks_local, loads_json
+from .core import AzllmError, hub_offline, looks_local, loads_json, require_fs, STORAGE
 
 # %% auto #0
-__all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS', 'MAX_DOC_CHARS', 'az_lower',
-           'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit', 'check_regular', 'is_url', 'source_format',
+__all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'STORAGE_DEFAULTS', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS',
+           'MAX_DOC_CHARS', 'BOUNDARY', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit',
+           'check_regular', 'use_storage', 'storage_error', 'probe_remote', 'remote_calls', 'is_url', 'source_format',
            'open_source', 'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'slice_source',
            'find_data_samples', 'corpus_stats']
 
@@ -104,6 +106,50 @@ class _Zstd(io.RawIOBase):
         return n
     def close(self): self.f.close(); super().close()
 
+# %% ../nbs/01_data.ipynb #45c3c4ea
+STORAGE_DEFAULTS = dict(connect_timeout_s=10.0, read_timeout_s=20.0, tries=2)   # a silent endpoint fails after tries x read_timeout_s = 40 s
+
+def use_storage(connect_timeout_s:float=STORAGE_DEFAULTS['connect_timeout_s'], # seconds to open a connection to the endpoint
+                read_timeout_s:float=STORAGE_DEFAULTS['read_timeout_s'], # seconds an answer may stay silent
+                tries:int=STORAGE_DEFAULTS['tries'], # times one call is tried before it fails
+               ) -> dict:
+    "Bound every remote storage call of this process (fsspec's settings for s3: botocore's timeouts and one attempt; s3fs's tries); the bounds in force."
+    import fsspec
+    conf = fsspec.config.conf.setdefault('s3', {})                # (also s3a: fsspec applies it to every protocol of s3fs)
+    conf['config_kwargs'] = {**conf.get('config_kwargs', {}), 'connect_timeout': connect_timeout_s, 'read_timeout': read_timeout_s,
+                             'retries': {'total_max_attempts': 1, 'mode': 'standard'}}
+    STORAGE.update(connect_timeout_s=connect_timeout_s, read_timeout_s=read_timeout_s, tries=tries)
+    return dict(STORAGE)
+
+_TIMEOUTS, _UNREACHABLE = {'ConnectTimeoutError', 'ReadTimeoutError', 'FSTimeoutError', 'TimeoutError', 'ServerTimeoutError'}, \
+    {'EndpointConnectionError', 'ClientConnectorError', 'ConnectionClosedError', 'ConnectionRefusedError'}
+
+def storage_error(url, # what was being read
+                  e:BaseException, # what the storage library raised
+                 ) -> AzllmError|None:
+    "One line for a remote call that timed out or found no endpoint, naming the URL and the setting to raise; None for any other error."
+    names, first = {c.__name__ for c in type(e).__mro__}, (str(e).splitlines() or [''])[0][:160]
+    if names & _TIMEOUTS:
+        key = 'storage_connect_timeout_s' if 'ConnectTimeoutError' in names else 'storage_read_timeout_s'
+        wait = STORAGE['connect_timeout_s' if key == 'storage_connect_timeout_s' else 'read_timeout_s']
+        return AzllmError(f"{url}: the storage endpoint did not answer ({first}) within {wait or 'the backend default of'} s, {STORAGE['tries'] or 5} "
+                          f"tries; check that it is up and reachable, or raise {key} (and storage_tries) in the config")
+    if names & _UNREACHABLE:
+        return AzllmError(f"{url}: cannot connect to the storage endpoint ({first}); check the endpoint (AWS_ENDPOINT_URL) and the network")
+
+def probe_remote(url) -> bool:
+    "Whether `url` exists on its storage, asked once with the bounds in force: a silent endpoint is `storage_error`'s line now, not at the first checkpoint."
+    with remote_calls(url): fs, path = require_fs(url); return fs.exists(path)
+
+@contextmanager
+def remote_calls(url):
+    "Remote storage calls inside: a timeout or an unreachable endpoint becomes `storage_error`'s one line."
+    try: yield
+    except AzllmError: raise
+    except Exception as e:
+        if (err := storage_error(url, e)) is None: raise
+        raise err from None
+
 # %% ../nbs/01_data.ipynb #155fc1cf
 TEXT_SUFFIXES = {'.txt', '.md', '.text'}
 TABLE_SUFFIXES = {'.jsonl', '.json', '.parquet', '.csv', '.tsv'}
@@ -131,7 +177,7 @@ class _Checked(io.RawIOBase):
         n = len(b) if self.end is None else min(len(b), self.end - self.pos)
         try: chunk = self.raw.read(n) if n > 0 else b''
         except AzllmError: raise
-        except Exception as e: raise AzllmError(f"{self.name}: {f'cannot be decompressed as {self.comp}' if self.comp else 'cannot be read'} "
+        except Exception as e: raise storage_error(self.name, e) or AzllmError(f"{self.name}: {f'cannot be decompressed as {self.comp}' if self.comp else 'cannot be read'} "
                                                 f"({type(e).__name__}: {(str(e).splitlines() or [''])[0][:160]}); replace it with a good copy") from None
         if self.limit is not None and self.pos + len(chunk) > self.limit: raise _bomb(self.name, self.limit)
         if b'\x00' in chunk:
@@ -145,8 +191,8 @@ class _Checked(io.RawIOBase):
     def close(self): self.raw.close(); super().close()
 
 def open_source(src:str|Path, # a local file or an fsspec URL, compressed or not
-                start:int=0, # first byte (of the uncompressed file: only for uncompressed ones)
-                end:int|None=None, # byte after the last (None: to the end)
+                start:int|list=0, # first byte of an uncompressed file; of a zstd file, [a frame's offset, decompressed bytes to skip from there]
+                end:int|None=None, # byte after the last (None: to the end); of a zstd slice, the bytes to read after those skipped
                 binary:bool=False, # the checked bytes instead of text
                ):
     "Open a corpus file as UTF-8 text, through fsspec and its decompression (bounded by `inflate_limit`); the checks happen as it is read."
@@ -154,11 +200,17 @@ def open_source(src:str|Path, # a local file or an fsspec URL, compressed or not
     comp = source_format(src)[1]
     if not is_url(src): check_regular(src)
     try:
-        of = fsspec.open(str(src), 'rb', compression=None if comp == 'zstd' else comp)
-        raw, size = of.open(), of.fs.size(of.path) if comp else None
-        if comp == 'zstd': raw = _Zstd(raw)
+        with remote_calls(src):
+            fs, path = require_fs(src)
+            of = fsspec.core.OpenFile(fs, path, 'rb', compression=None if comp == 'zstd' else comp)
+            raw, size = of.open(), fs.size(path) if comp else None
+        if comp == 'zstd':
+            if isinstance(start, (list, tuple)): raw.seek(start[0])       # a slice of a zstd file (`tokens.zstd_slices`): from a frame's start
+            raw = _Zstd(raw)
     except ImportError: raise AzllmError(f"{src}: {comp} files need the zstandard package: pip install zstandard") from None
     except FileNotFoundError: raise AzllmError(f"{src}: no such file") from None
+    skip, start = (start[1], 0) if isinstance(start, (list, tuple)) else (0, start)
+    while skip > 0 and (n := len(raw.read(min(skip, 1 << 20)))): skip -= n    # up to the slice's first document: unchecked (a frame may start mid-character)
     if start: raw.seek(start)
     f = io.BufferedReader(_Checked(raw, str(src), start, end, comp, inflate_limit(size) if comp else None), 1 << 20)
     return f if binary else io.TextIOWrapper(f, encoding='utf-8')
@@ -203,19 +255,23 @@ def _jsonl_documents(f, name:str, field:str) -> Iterator[str]:
                              f"not an object with a {field!r} field")
         yield _field(row, field, f"{name}:{i}")
 
-def _parquet_documents(src:str, field:str) -> Iterator[str]:
+def _parquet_documents(src:str, field:str, start:int=0, end:int|None=None) -> Iterator[str]:
+    "The `field` column of a Parquet file, or of its row groups `start:end`."
+
     import fsspec, pyarrow, pyarrow.parquet as pq
-    with fsspec.open(str(src), 'rb', compression=source_format(src)[1]) as raw:
+    with remote_calls(src): fs, path = require_fs(src); of = fsspec.core.OpenFile(fs, path, 'rb', compression=source_format(src)[1])
+    with of as raw:
         try: pf = pq.ParquetFile(raw)
         except (pyarrow.ArrowException, OSError) as e:
-            raise AzllmError(f"{src}: not a Parquet file ({(str(e).splitlines() or [''])[0][:120]}); a text file should end in .txt") from None
+            raise storage_error(src, e) or AzllmError(f"{src}: not a Parquet file ({(str(e).splitlines() or [''])[0][:120]}); a text file should end in .txt") from None
         if field not in pf.schema_arrow.names: _field(dict.fromkeys(pf.schema_arrow.names), field, str(src))
-        batches = pf.iter_batches(columns=[field], batch_size=1024)
+        groups = None if not start and end is None else list(range(start, pf.num_row_groups if end is None else end))
+        batches = pf.iter_batches(columns=[field], batch_size=1024, row_groups=groups)
         while True:
             try: batch = next(batches)
             except StopIteration: return
             except (pyarrow.ArrowException, OSError, ValueError) as e:
-                raise AzllmError(f"{src}: a damaged Parquet file ({(str(e).splitlines() or [''])[0][:160]}); replace it with a good copy") from None
+                raise storage_error(src, e) or AzllmError(f"{src}: a damaged Parquet file ({(str(e).splitlines() or [''])[0][:160]}); replace it with a good copy") from None
             yield from batch.column(0).to_pylist()
 
 def _csv_documents(f, name:str, field:str) -> Iterator[str]:
@@ -258,11 +314,11 @@ def _is_datasets_dir(p:Path) -> bool:
 def _folder_files(s:str) -> list[str]|None:
     "The files under folder `s` (local or an fsspec URL), hidden ones left out; None if `s` is no folder."
     if is_url(s):
-        from .core import require_fs
-        fs, path = require_fs(s)
-        if not fs.isdir(path): return None
-        proto = s.split('://', 1)[0]
-        return sorted(f"{proto}://{f}" for f in fs.find(path) if not any(part.startswith('.') for part in f[len(path):].split('/')))
+        with remote_calls(s):
+            fs, path = require_fs(s)
+            if not fs.isdir(path): return None
+            proto = s.split('://', 1)[0]
+            return sorted(f"{proto}://{f}" for f in fs.find(path) if not any(part.startswith('.') for part in f[len(path):].split('/')))
     p = Path(s)
     if not p.is_dir() or _is_datasets_dir(p): return None
     return [str(f) for f in sorted(p.rglob('*')) if f.is_file() and not any(part.startswith('.') for part in f.relative_to(p).parts)]
@@ -306,7 +362,7 @@ def _raw_documents(s, text_field:str, split:str, start:int=0, end:int|None=None)
                         else _jsonl_documents(f, name, text_field))
     elif kind == '.parquet':
         if not is_url(name): check_regular(name)
-        yield from _parquet_documents(name, text_field)
+        yield from _parquet_documents(name, text_field, start, end)
     elif is_url(name) or Path(name).exists() or kind:
         raise AzllmError(f"{name}: unsupported file type {kind!r} (use .txt, .jsonl, .parquet or .csv, optionally {', '.join(COMPRESSIONS)})")
     elif looks_local(name): raise AzllmError(f"{name}: no such file or directory")   # ./x, /x, ~/x, runs/x: a path, never a dataset name
@@ -337,14 +393,14 @@ def read_documents(sources, # file(s), director(ies), URL(s) or `datasets` name(
     if n == 0: raise AzllmError(f"the corpus {', '.join(map(str, expand_sources(sources)))} holds no text")
 
 # %% ../nbs/01_data.ipynb #94070d2a
-_BOUNDARY = {'txt': re.compile(rb'\n[ \t]*\r?\n'), 'jsonl': re.compile(rb'\n')}   # after a blank line / after a line: a new document starts
+BOUNDARY = {'txt': re.compile(rb'\n[ \t]*\r?\n'), 'jsonl': re.compile(rb'\n')}   # after a blank line / after a line: a new document starts
 
 def slice_source(s, # one source (see `expand_sources`)
                  piece:int, # about this many bytes per slice
                 ) -> list[tuple]:
     "Cut a plain local .txt or .jsonl file into `(source, start, end)` slices of about `piece` bytes at document boundaries; any other source stays whole."
     kind, comp = source_format(s)
-    sep = _BOUNDARY['txt'] if kind in TEXT_SUFFIXES else _BOUNDARY['jsonl'] if kind == '.jsonl' else None
+    sep = BOUNDARY['txt'] if kind in TEXT_SUFFIXES else BOUNDARY['jsonl'] if kind == '.jsonl' else None
     if comp or sep is None or is_url(s) or not Path(s).is_file(): return [(s, 0, None)]
     size, cuts = Path(s).stat().st_size, [0]
     with open(s, 'rb') as f:

@@ -19,6 +19,7 @@ from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
 from .memory import OPTIMIZER_STATES
+from .data import STORAGE_DEFAULTS
 
 
 # %% auto #0
@@ -47,6 +48,9 @@ class TrainConfig(Config):
     tokenizer: Optional[str] = None              # tokenizer to train with (default: the model's own; Llama 3 for presets)
     train_data: list[str] = Field(min_length=1)  # files, directories or datasets names
     valid_data: list[str] = []                   # held-out data for loss, perplexity and bits per byte
+    storage_connect_timeout_s: float = Field(STORAGE_DEFAULTS['connect_timeout_s'], gt=0, le=3600)  # remote storage (s3://...): seconds to open a connection
+    storage_read_timeout_s: float = Field(STORAGE_DEFAULTS['read_timeout_s'], gt=0, le=3600)  # seconds an answer of remote storage may stay silent before the try fails
+    storage_tries: int = Field(STORAGE_DEFAULTS['tries'], ge=1, le=20)  # tries of one remote call: a silent endpoint fails after storage_tries x storage_read_timeout_s
     seq_len: int = Field(2048, gt=0, le=1 << 20) # tokens per packed row (a million at most: no model reads more)
     micro_batch: Union[Annotated[int, Field(gt=0, le=MAX_COUNT)], Literal['auto']] = 4  # rows per forward pass per process; auto = the largest that fits (measured)
     grad_accum: int = Field(1, gt=0, le=MAX_COUNT)  # micro-batches per optimizer step (follows from global_batch when that is set)

@@ -19,11 +19,12 @@ from .data import read_documents, expand_sources, is_url
 from .weights import gguf_model_dir
 
 # %% auto #0
-__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME',
+__all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLAMA3_CHAT_TEMPLATE', 'LLAMA3_NAME', 'SAMPLE_BYTES',
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer',
            'custom_code_refused', 'load_tokenizer', 'check_vocab_size', 'size_shortfall', 'train_tokenizer',
            'extend_tokenizers', 'extend_tokenizer', 'save_tokenizer', 'has_tokenizer', 'resolve_tokenizer',
-           'TokenizerRun', 'tokenizer_sizes', 'corpus_bytes', 'sample_documents', 'run_tokenizer', 'FertilityRun']
+           'bpe_peak_gb', 'TokenizerRun', 'tokenizer_sizes', 'corpus_bytes', 'sample_documents', 'run_tokenizer',
+           'FertilityRun']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -291,6 +292,13 @@ def resolve_tokenizer(tokenizer:str|None, # the stage's `tokenizer` key; None: t
     return str(model)                                   # a hub id (or a missing path, which `load_tokenizer` reports)
 
 # %% ../nbs/10_tokenizer.ipynb #ca921dee
+SAMPLE_BYTES = 100_000_000    # tokenizer training's default sample of the corpus: BPE training's memory grows with the text it sees
+
+def bpe_peak_gb(text_bytes:int, # bytes of text BPE training reads
+               ) -> float:
+    "A rough upper estimate of BPE training's memory on `text_bytes` of Azerbaijani text: 0.52 GB at 50 MB, 3.3 GB at 1 GB (measured here), growing as bytes^0.62; a corpus of fewer distinct words takes less (the benchmark's 252 MB: 0.69 GB)."
+    return 0.517 * (max(text_bytes, 1) / 50e6) ** 0.62
+
 class TokenizerRun(Config):
     "Config of the tokenizer stage."
     path_keys = frozenset({'base', 'output_dir', 'corpus'})   # keys that name paths
@@ -305,7 +313,7 @@ class TokenizerRun(Config):
     text_field: str = 'text'                  # text field of JSONL/Parquet/CSV sources
     normalize: bool = True                    # Azerbaijani normalization (NFC, schwa unification)
     cyrillic: bool = False                    # transliterate Cyrillic-script Azerbaijani to Latin
-    sample_bytes: Optional[int] = Field(None, gt=0)  # train on a reproducible sample of about this many bytes of the corpus (bounded memory); None = all of it
+    sample_bytes: Optional[int] = Field(SAMPLE_BYTES, ge=0)  # train on a reproducible sample of about this many bytes of the corpus (bounded memory); 0 or None = all of it
     sample_seed: int = 0                      # which sample: a document is in it by a hash of its text and this seed
     overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
 
@@ -347,6 +355,10 @@ def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
     docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)   # streamed: read once
     if cfg.sample_bytes and (total := corpus_bytes(cfg.corpus)): docs = sample_documents(docs, cfg.sample_bytes / total, cfg.sample_seed)
+    used = min(total := corpus_bytes(cfg.corpus), cfg.sample_bytes or total)    # (a `datasets` name has no size to tell)
+    if used < total or used >= 50e6:                                 # a sample, or enough text for its memory to matter: say so first
+        print0(f"tokenizer training on about {used / 1e6:,.1f} MB of text" + (f" (a sample of the corpus's {total / 1e6:,.1f} MB; sample_bytes: 0 "
+               "trains on all of it)" if used < total else '') + f": expect a peak of about {bpe_peak_gb(used):.1f} GB of memory")
     base_size = None
     if cfg.method == 'custom':
         check_vocab_size(cfg.vocab_size)                 # fail before reading the corpus

@@ -14,11 +14,12 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0, expand_path
-from .data import MAX_DOC_CHARS, expand_sources, slice_source, slice_documents, is_url
+from .data import MAX_DOC_CHARS, BOUNDARY, TEXT_SUFFIXES, expand_sources, slice_source, slice_documents, is_url, source_format
 
 # %% auto #0
-__all__ = ['TOKENS_FORMAT', 'BATCH_BYTES', 'token_cache_dir', 'token_dtype', 'cache_key', 'plan_slices', 'encode_slice',
-           'encode_slices', 'default_timeout', 'mark_cache', 'cached_entry', 'prepare_tokens']
+__all__ = ['TOKENS_FORMAT', 'BATCH_BYTES', 'token_cache_dir', 'token_dtype', 'cache_key', 'zstd_frames', 'zstd_slices',
+           'parquet_slices', 'source_slices', 'plan_slices', 'encode_slice', 'encode_slices', 'default_timeout',
+           'mark_cache', 'cached_entry', 'apart_from_corpus', 'prepare_tokens']
 
 # %% ../nbs/07_tokens.ipynb #d0ad9e35
 TOKENS_FORMAT = 1     # the layout of a cached entry; bumped when it changes, so old entries miss instead of being misread
@@ -44,6 +45,92 @@ def cache_key(data_fp:str, # fingerprint of the corpus (`trainer.data_fingerprin
     d = dict(data=data_fp, tokenizer=tok_fp, format=TOKENS_FORMAT, max_doc_chars=MAX_DOC_CHARS, **fmt)
     return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
+# %% ../nbs/07_tokens.ipynb #056b4d43
+def zstd_frames(path:str|Path) -> list[tuple[int, int]]|None:
+    "(offset, decompressed size) of each frame of a local zstd file, from its frame and block headers (nothing is decompressed); None if a size is not recorded."
+    import zstandard
+    out, size, pos = [], os.path.getsize(path), 0
+    with open(path, 'rb') as f:
+        while pos + 4 <= size:
+            f.seek(pos); head = f.read(18)
+            if int.from_bytes(head[:4], 'little') >> 4 == 0x184D2A5: pos += 8 + int.from_bytes(head[4:8], 'little'); continue   # a skippable frame
+            try: n = zstandard.frame_content_size(head)
+            except zstandard.ZstdError: return None                    # not zstd, or damaged: its reader says which
+            if n < 0: return None
+            out.append((pos, n))
+            fhd = head[4]
+            pos += 5 + (not (fhd >> 5) & 1) + (0, 1, 2, 4)[fhd & 3] + ((fhd >> 5) & 1, 2, 4, 8)[fhd >> 6]
+            while True:                                                # its blocks, a 3-byte header each
+                if pos + 3 > size: return None
+                f.seek(pos); b = int.from_bytes(f.read(3), 'little')
+                pos += 3 + (1 if (b >> 1) & 3 == 1 else b >> 3)
+                if b & 1: break
+            pos += 4 * ((fhd >> 2) & 1)                                # its checksum
+    return out
+
+def _first_boundary(s, off:int, sep, limit:int) -> int|None:
+    "Decompressed bytes from the zstd frame at `off` to the end of the first document boundary, if it ends within `limit` bytes."
+    import zstandard
+    with open(s, 'rb') as f:
+        f.seek(off)
+        r, buf, base = zstandard.ZstdDecompressor().stream_reader(f, read_across_frames=True), b'', 0
+        while base + len(buf) < limit and (chunk := r.read(min(1 << 20, limit - base - len(buf)))):
+            buf += chunk
+            if m := sep.search(buf): return base + m.end()
+            k = buf.rfind(b'\n')                                       # keep only what may begin a boundary
+            keep = k if k >= 0 and not buf[k + 1:].strip(b' \t\r') else len(buf)
+            base, buf = base + keep, buf[keep:]
+    return None
+
+# %% ../nbs/07_tokens.ipynb #8daf14e0
+def zstd_slices(s, # a local .txt.zst or .jsonl.zst file
+                piece:int, # about this many compressed bytes per slice
+               ) -> list[tuple]:
+    "Slices of a zstd file at frames about `piece` bytes apart: `(s, [frame offset, bytes to skip], bytes to read)`; one slice if that cannot be."
+    frames = zstd_frames(s)
+    if not frames or len(frames) < 2: return [(s, 0, None)]
+    sep = BOUNDARY['txt' if source_format(s)[0] in TEXT_SUFFIXES else 'jsonl']
+    starts, d = [], 0
+    for off, n in frames: starts.append((off, d)); d += n
+    cands, last = [], 0
+    for off, at in starts[1:]:
+        if off - last >= piece: cands.append((off, at)); last = off
+    cuts = [(0, 0, 0)]                                                # (frame offset, bytes to skip, decompressed position of the cut)
+    for (off, at), (_, nxt) in zip(cands, cands[1:] + [(None, d)]):
+        if (k := _first_boundary(s, off, sep, nxt - at)) is not None: cuts.append((off, k, at + k))
+    if len(cuts) == 1: return [(s, 0, None)]
+    return [(s, [a[0], a[1]], b[2] - a[2] if b else None) for a, b in zip(cuts, cuts[1:] + [None])]
+
+def parquet_slices(s, # a local Parquet file
+                   piece:int, # about this many compressed bytes per slice
+                  ) -> list[tuple]:
+    "Slices of a Parquet file by whole row groups: `(s, first group, group after the last)`."
+    import pyarrow.parquet as pq
+    try: md = pq.ParquetFile(s).metadata
+    except Exception: return [(s, 0, None)]                          # not Parquet: its reader says so, in one line
+    cuts, acc = [0], 0
+    for i in range(md.num_row_groups - 1):
+        acc += sum(md.row_group(i).column(j).total_compressed_size for j in range(md.num_columns))
+        if acc >= piece: cuts.append(i + 1); acc = 0
+    return [(s, a, b) for a, b in zip(cuts, cuts[1:] + [None])]
+
+def source_slices(f, # one source
+                  piece:int, # about this many bytes (as stored) per slice
+                  size:int=0, # its size as stored (for the note on a large file that stays one job)
+                 ) -> list[tuple]:
+    "A source as slices: plain text and JSONL at documents, zstd at frames, Parquet at row groups; anything else whole, with a note if it is large."
+    kind, comp = source_format(f)
+    local = not is_url(f) and Path(f).is_file()
+    if local and comp == 'zstd' and (kind in TEXT_SUFFIXES or kind == '.jsonl'): out = zstd_slices(f, piece)
+    elif local and kind == '.parquet' and not comp: out = parquet_slices(f, piece)
+    else: out = slice_source(f, piece)
+    if len(out) == 1 and size > 2 * piece:
+        why = ('a remote file is streamed whole' if not local else f'a {comp} file has no points a reader can start at without decompressing it'
+               if comp and comp != 'zstd' else 'its zstd frames are one, or do not record their sizes (pzstd writes many)' if comp
+               else 'CSV and JSON files are read whole' if kind in ('.csv', '.tsv', '.json') else 'it has no document boundary to cut at')
+        print0(f"{f}: {size / 1e6:,.0f} MB tokenized by one process ({why})")
+    return out
+
 # %% ../nbs/07_tokens.ipynb #fbb9c7ef
 BATCH_BYTES = 4 << 20     # text per `encode_batch_fast` call: large enough for its threads, small enough that memory stays flat
 
@@ -55,7 +142,7 @@ def plan_slices(sources, # corpus: files, folders, URLs
     files = expand_sources(sources)
     size = lambda f: Path(f).stat().st_size if not is_url(f) and Path(f).is_file() else 0
     piece = max(min_bytes, sum(map(size, files)) // max(1, 4 * parts))
-    return [s for f in files for s in slice_source(f, piece)]
+    return [s for f in files for s in source_slices(f, piece, size(f))]
 
 _TOKENIZER = None
 
@@ -214,7 +301,7 @@ def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, fac
         shutil.rmtree(staging)
     return m
 
-def _apart_from_corpus(root:Path, sources):
+def apart_from_corpus(root:Path, sources):
     "Refuse a cache folder that is, lies inside or holds a local file or folder of its corpus (links followed): the next run would read it as text."
     r = Path(os.path.abspath(root)).resolve()
     for s in [sources] if isinstance(sources, (str, Path)) else sources:
@@ -234,6 +321,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
                    progress:bool=False, # a bar with MB/s and ETA
                    timeout_s:float|None=None, # how long a rank waits for the others (default `default_timeout`)
                    slice_bytes:int=16 << 20, # smallest slice worth a process
+                   nbytes:int|None=None, # the corpus's size as stored, remote objects included, for the bar and the timeout (default: its local files')
                   ) -> tuple[Path, dict]:
     "Token shards of `sources` from the cache, or encoded by every rank and worker into it; returns the entry folder and its manifest."
     from azllm.runtime import Runtime
@@ -241,9 +329,9 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
     rt, root = rt or Runtime(), Path(root or token_cache_dir())
     dtype = token_dtype(len(tok))
     key = cache_key(data_fp, tok_fp, text_field=text_field, dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
-    _apart_from_corpus(root, sources)
+    apart_from_corpus(root, sources)
     files = expand_sources(sources)
-    nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
+    if nbytes is None: nbytes = sum(Path(f).stat().st_size for f in files if not is_url(f) and Path(f).is_file())
     parts = rt.world * max(1, workers)
     group = _Group(rt, timeout_s or default_timeout(nbytes, parts))
     lock, plan = None, None
@@ -267,7 +355,7 @@ def prepare_tokens(sources, # corpus: files, folders, URLs
         results = sorted((r for d in everyone for r in d), key=lambda r: r['file'])
         m = None
         if rt.main:
-            try: m = _commit(root, key, staging, results, dtype, dict(sources=[str(f) for f in files]))
+            try: m = _commit(root, key, staging, results, dtype, dict(sources=[str(f) for f in files], tokenizer=str(getattr(tok, 'name_or_path', '') or '')))
             except AzllmError as e: m = dict(error=str(e))
         m = group.gather(m)[0]
         if 'error' in m: raise AzllmError(m['error'])

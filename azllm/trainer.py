@@ -14,8 +14,8 @@ import torch
 import torch.distributed as dist
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, save_config, write_json, check_apart, check_output, write_marker, read_marker, MARKER
-from .core import require_fs, print0, loads_json, json_line
+from .core import AzllmError, save_config, write_json, check_apart, check_output, write_marker, read_marker, MARKER, require_fs, print0, loads_json, json_line
+from .token_cache import content_id
 from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
@@ -133,7 +133,7 @@ def _resume_point(self:Trainer) -> Optional[str]:
     else: path, self.verified = cfg.resume, False
     meta = read_sidecar(path)
     changes = _config_changes(meta.get('config', {}), cfg.model_dump(mode='json'), type(cfg).resume_keys)   # the stage's own keys
-    if meta.get('data') not in (None, self.data_fp):                   # same names, other content: a corpus rewritten in place
+    if meta.get('data') not in (None, self.data_fp) and meta['data'] != data_fingerprint(cfg.train_data):   # other content (a checkpoint older than content_id: its fingerprint)
         changes.append("train_data: the files' content changed since this checkpoint (size or SHA-256)")
     if meta.get('world_size', self.rt.world) != self.rt.world:     # DCP reshards, but the global batch changes
         changes.append(f"world size (processes): {meta['world_size']} -> {self.rt.world}")
@@ -203,7 +203,7 @@ def setup(self:Trainer):
             self.ckpt_lock = RunLock(self.ckpt_dir).acquire()
             _mark_remote(self.ckpt_dir, out)
         if gone := clean_uncommitted(self.ckpt_dir): print0(f"removed unfinished checkpoint(s) of a killed run: {', '.join(gone)}")
-    self.data_fp = rt.gather(data_fingerprint(cfg.train_data) if rt.main else None)[0]
+    self.data_fp = rt.gather(content_id(cfg.train_data, getattr(cfg, 'token_cache', None)) if rt.main else None)[0]   # by content: a second start hashes nothing
     rt.barrier()
     self.resume_from = self._resume_point()
     if not (cfg.max_steps or cfg.max_tokens or cfg.epochs): raise AzllmError("set max_steps, max_tokens or epochs in the config")

@@ -1,14 +1,16 @@
 """Data preparation at corpus scale, on CPU: `azllm.tokens.prepare_tokens` against the tokenizers library's own
 `encode_batch_fast`, on 1 and 2 processes, a second start from the cache, peak memory against corpus size, and BPE
-tokenizer training memory (and fertility) with and without `sample_bytes`.
+tokenizer training memory (and fertility) with and without `sample_bytes`; the same corpus as users store it (`--layouts`):
+S3 objects (a local moto server), one large multi-frame .zst, many .zst shards; and the second start on a large listing.
 
     nice python benchmarks/data_scale.py --sizes 50 250            # MB of synthetic Azerbaijani text, made in /tmp
+    nice python benchmarks/data_scale.py --sizes --bpe-sizes --layouts 20 --listing-gb 50
 
 Each measurement runs in a process of its own (peak RSS is that process's, workers included). The corpora are synthetic
 (the bundled corpus's words, plus new words made from its stems and Azerbaijani suffixes, more of them the bigger the
 corpus, Zipf-distributed, in blank-line documents); they are written to /tmp and never committed.
 Results: benchmarks/results/data_scale.json (rows, the command, the machine)."""
-import argparse, json, os, platform, resource, subprocess, sys, tempfile, time
+import argparse, json, os, platform, resource, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,9 +74,11 @@ def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
         from azllm.packing import PackedTokens
         tok = load_tokenizer()
         u0, t0 = usage(), time.perf_counter()
-        entry, m = prepare_tokens(corpus, tok, data_fingerprint([corpus]), 'llama3', cache, workers=workers)
+        entry, m = prepare_tokens(corpus, tok, data_fingerprint([corpus]), 'llama3', cache, workers=workers, slice_bytes=int(extra or 16 << 20))
         PackedTokens(entry, 2048, tok.bos_token_id).batch([0, 1])   # what the first step reads
         res = dict(tokens=m['tokens'])
+    elif kind == 'listing':
+        res = listing_second_start(Path(corpus), int(extra))
     elif kind == 'bpe':
         from azllm.data import read_documents
         from azllm.tokenizer import train_tokenizer, sample_documents, corpus_bytes
@@ -89,9 +93,68 @@ def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
     return dict(res, wall_s=time.perf_counter() - t0, cpu_s=u['cpu_s'] - u0['cpu_s'], peak_mb=u['peak_mb'])
 
 
-def child(kind, corpus, cache='', workers=1, extra='') -> dict:
+def listing_second_start(folder:Path, gb:int, files:int=20_000) -> dict:
+    "The data work of a second start on a corpus of `files` files and `gb` GB: sparse files (never read), the content-id index a first start leaves, a cached entry."
+    import numpy as np
+    from azllm.tokens import mark_cache, prepare_tokens, cache_key, token_dtype, TOKENS_FORMAT
+    from azllm.token_cache import content_id, IDS_FILE
+    from azllm.tokenizer import load_tokenizer
+    tok = load_tokenizer()
+    corpus, cache = folder/'corpus', folder/'cache'
+    corpus.mkdir(parents=True, exist_ok=True); mark_cache(cache)
+    known = {}
+    for i in range(files):
+        f = corpus/f'{i // 1000:03d}'/f'shard-{i:06d}.txt'
+        if not f.exists(): f.parent.mkdir(exist_ok=True); f.touch(); os.truncate(f, gb * 10**9 // files)
+        st = f.stat(); known[f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"] = f'{i:064x}'   # what the first start hashed
+    (cache/IDS_FILE).write_text(json.dumps(known))
+    dfp = content_id(corpus, cache)
+    dtype = token_dtype(len(tok))
+    key = cache_key(dfp, 'llama3', text_field='text', dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
+    (cache/key).mkdir(exist_ok=True); np.arange(1000, dtype=dtype).tofile(cache/key/'shard-00000.bin')
+    (cache/key/'manifest.json').write_text(json.dumps(dict(format=TOKENS_FORMAT, dtype=dtype, shards=[dict(file='shard-00000.bin', tokens=1000)],
+                                                           documents=1, tokens=1000, bytes=1, sources=[str(corpus)])))
+    u0, t0 = usage(), time.perf_counter()
+    entry, m = prepare_tokens(corpus, tok, content_id(corpus, cache), 'llama3', cache)     # what a second start does before training
+    u = usage()
+    assert entry.name == key, 'not a hit'
+    out = dict(files=files, gb=gb, hit_wall_s=time.perf_counter() - t0, hit_cpu_s=u['cpu_s'] - u0['cpu_s'])
+    from azllm.tokens import cached_entry                        # what the hit's check of the ids costs per GB of real shards
+    big = folder/'ids'; big.mkdir(exist_ok=True)
+    np.random.default_rng(0).integers(0, len(tok), 1 << 28, dtype=np.uint32).tofile(big/'shard-00000.bin')
+    (big/'manifest.json').write_text(json.dumps(dict(dtype='uint32', shards=[dict(file='shard-00000.bin', tokens=1 << 28)])))
+    with open(big/'shard-00000.bin', 'rb+') as f: os.fsync(f.fileno()); os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)   # read from disk, as after a reboot
+    u0, t0 = usage(), time.perf_counter()
+    assert cached_entry(big, vocab=len(tok), dtype='uint32')
+    u = usage()
+    shutil.rmtree(big)
+    return dict(out, id_check_gb=(1 << 30) / 1e9, id_check_wall_s=time.perf_counter() - t0, id_check_cpu_s=u['cpu_s'] - u0['cpu_s'])
+
+
+def layouts(corpus:Path, tmp:Path, s3=None) -> dict:
+    "The corpus as users store it: plain, one multi-frame .zst (a frame per 4 MB of text, as pzstd writes), 16 .zst shards, 8 S3 objects."
+    import zstandard
+    text, out = corpus.read_bytes(), {'plain': corpus}
+    docs = text.split(b'\n\n')
+    one = tmp/f'{corpus.stem}.multi.txt.zst'
+    if not one.exists():
+        c, chunks = zstandard.ZstdCompressor(level=3), [text[i:i + (4 << 20)] for i in range(0, len(text), 4 << 20)]
+        one.write_bytes(b''.join(c.compress(x) for x in chunks))
+    out['one_zst'] = one
+    shards = tmp/f'{corpus.stem}.zst_shards'
+    if not shards.exists():
+        shards.mkdir()
+        for i in range(16): (shards/f'{i:02d}.txt.zst').write_bytes(zstandard.compress(b'\n\n'.join(docs[i::16]) + b'\n', 3))
+    out['zst_shards'] = shards
+    if s3 is not None:
+        for i in range(8): s3.pipe(f'bench/{corpus.stem}/{i:02d}.txt', b'\n\n'.join(docs[i::8]) + b'\n')
+        out['s3_objects'] = f's3://bench/{corpus.stem}'
+    return out
+
+
+def child(kind, corpus, cache='', workers=1, extra='', env=None) -> dict:
     r = subprocess.run([sys.executable, __file__, '--one', kind, '--corpus', str(corpus), '--cache', str(cache), '--workers', str(workers),
-                        '--extra', str(extra)], capture_output=True, text=True, env={**os.environ, 'OMP_NUM_THREADS': '1'})
+                        '--extra', str(extra)], capture_output=True, text=True, env={**os.environ, 'OMP_NUM_THREADS': '1', **(env or {})})
     if r.returncode: raise SystemExit(r.stderr[-3000:])
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -103,6 +166,8 @@ def main():
     ap.add_argument('--sample-mb', type=int, default=10)
     ap.add_argument('--one'); ap.add_argument('--corpus'); ap.add_argument('--cache'); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--extra', default='')
+    ap.add_argument('--layouts', type=int, nargs='*', default=[], help='MB of text to prepare as each storage layout')
+    ap.add_argument('--listing-gb', type=int, default=0, help='the second start on a listing of 20,000 files of this many GB in all')
     a = ap.parse_args()
     if a.one: print(json.dumps(one(a.one, a.corpus, a.cache, a.workers, a.extra))); return
     tmp = Path(tempfile.gettempdir())/'azllm-data-scale'; tmp.mkdir(exist_ok=True)
@@ -115,7 +180,12 @@ def main():
             note="CPU numbers on a 2-core machine. Each row's `machine` says how loaded it was when the row finished: the 11 and 55 MB "
                  "rows ran beside six other jobs (load average 6-10), where wall times are noisy and the 2-process speed-up is bounded by "
                  "the cores the others left (MB per CPU-second is the steadier figure); the 252 MB row ran alone. 1 GB not run. "
-                 "Tokenizer: Llama 3 (128,256 ids, uint32).",
+                 "Tokenizer: Llama 3 (128,256 ids, uint32). The layout rows (one corpus as plain text, one .zst with a frame per 4 MB of text, "
+                 "16 .zst shards, 8 S3 objects on a local moto server whose CPU, in the parent process, is not counted) ran with 1 MB slices "
+                 "so that a 20 MB corpus still splits, beside other jobs (load average 11-13: their 2-process wall times say nothing about "
+                 "scaling); slices_for_96 is how many jobs a 96-process node could run at once on that file layout. The listing row: 20,000 "
+                 "sparse files (never read) with the content-id index a first start leaves and a cached entry, then a second start's data "
+                 "work; its id check reads a 1 GB uint32 shard dropped from the page cache first (posix_fadvise), as after a reboot.",
             rows=rows), indent=1) + '\n')
     def put(row):
         row['command'] = ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]])     # each row: the run that made it
@@ -133,6 +203,33 @@ def main():
                  ratio_to_raw=raw['cpu_s'] / p1['cpu_s'], wall_1_s=p1['wall_s'], wall_2_s=p2['wall_s'], speedup_2=p1['wall_s'] / p2['wall_s'],
                  second_start_s=again['wall_s'], peak_mb_1=p1['peak_mb'], peak_mb_2=p2['peak_mb'], tokens=p1['tokens']))
         subprocess.run(['rm', '-rf', str(cache)])
+    for mb in a.layouts:
+        corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
+        size = corpus.stat().st_size / 1e6
+        raw = child('raw', corpus)
+        from moto.server import ThreadedMotoServer
+        import socket, s3fs
+        with socket.socket() as so: so.bind(('127.0.0.1', 0)); port = so.getsockname()[1]
+        import logging; logging.getLogger('werkzeug').setLevel(logging.ERROR)          # no request log lines
+        server = ThreadedMotoServer(ip_address='127.0.0.1', port=port, verbose=False); server.start()
+        env = dict(AWS_ACCESS_KEY_ID='x', AWS_SECRET_ACCESS_KEY='x', AWS_DEFAULT_REGION='us-east-1', AWS_ENDPOINT_URL=f'http://127.0.0.1:{port}')
+        os.environ.update(env)
+        s3 = s3fs.S3FileSystem(endpoint_url=env['AWS_ENDPOINT_URL']); s3.mkdir('bench')
+        try:
+            for name, src in layouts(corpus, tmp, s3).items():
+                from azllm.tokens import plan_slices
+                cache = Path(tempfile.mkdtemp(dir=tmp))
+                p1, p2 = (child('prepare', src, cache/f'w{w}', w, extra=1 << 20, env=env) for w in (1, 2))      # slices of 1 MB: this small corpus still splits
+                assert p1['tokens'] == p2['tokens'], (name, p1, p2)
+                slices = len(plan_slices(src, 96, min_bytes=1 << 20))                         # jobs a 96-process node could run at once
+                put(dict(what=f'layout {name}', mb=round(size), layout=name, text_mb_per_cpu_s=size / p1['cpu_s'], raw_mb_per_cpu_s=size / raw['cpu_s'],
+                         ratio_to_raw=raw['cpu_s'] / p1['cpu_s'], wall_1_s=p1['wall_s'], wall_2_s=p2['wall_s'], speedup_2=p1['wall_s'] / p2['wall_s'],
+                         tokens=p1['tokens'], slices_for_96=slices))
+                subprocess.run(['rm', '-rf', str(cache)])
+        finally: server.stop()
+    if a.listing_gb:
+        r = child('listing', tmp/'listing', extra=a.listing_gb)
+        put(dict(what='second start on a listing', mb=a.listing_gb * 1000, **r))
     for mb in a.bpe_sizes:
         corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
         held = corpus.with_suffix('.held.txt')
@@ -141,6 +238,7 @@ def main():
         put(dict(what='tokenizer', mb=round(corpus.stat().st_size / 1e6), peak_mb_full=full['peak_mb'], peak_mb_sample=samp['peak_mb'],
                  sample_mb=a.sample_mb, fertility_full=full['fertility'], fertility_sample=samp['fertility'],
                  wall_full_s=full['wall_s'], wall_sample_s=samp['wall_s']))
+    if rows: save()                                                   # (the note and machine line, even when no row was run)
 
 
 if __name__ == '__main__': main()

@@ -490,3 +490,22 @@ def test_a_model_that_cannot_load_is_refused_before_loading(tmp_path, small_toke
     with pytest.raises(AzllmError, match=r'fp32 weights alone need [\d,.]+ GiB to load') as e:
         run_inproc(_quick(tmp_path, small_tokenizer), f'model={tmp_path/"huge"}', 'vocab_transfer=false')
     assert '\n' not in str(e.value) and not (tmp_path/'run').exists()
+
+
+def test_a_checkpoint_made_before_content_ids_still_resumes(tmp_path, small_tokenizer, capsys):
+    "A checkpoint whose sidecar holds the older data fingerprint (of paths and bytes) resumes as unchanged; another corpus is still refused."
+    import glob
+    from azllm.core import AzllmError
+    from azllm.trainer import data_fingerprint
+    corpus = tmp_path/'corpus.txt'; corpus.write_text((DATA/'az_train.txt').read_text(encoding='utf-8'), encoding='utf-8')
+    cfg = _quick(tmp_path, small_tokenizer, train_data=[str(corpus)])
+    run_inproc(cfg)
+    for f in glob.glob(str(tmp_path/'run'/'checkpoints'/'*'/'azllm_checkpoint.json')):
+        meta = json.loads(Path(f).read_text())
+        assert meta['data'] != data_fingerprint([str(corpus)])
+        Path(f).write_text(json.dumps({**meta, 'data': data_fingerprint([str(corpus)])}))
+    run_inproc(cfg, 'max_steps=2', 'resume_with_changes=true')
+    out = capsys.readouterr().out
+    assert 'resuming with changes: max_steps: 1 -> 2\n' in out and 'train_data' not in out and max(losses(tmp_path/'run')) == 2, out
+    corpus.write_text(corpus.read_text(encoding='utf-8')[::-1], encoding='utf-8')
+    with pytest.raises(AzllmError, match="train_data: the files' content changed"): run_inproc(cfg, 'max_steps=3')

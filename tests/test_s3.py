@@ -77,3 +77,66 @@ def test_an_s3_checkpoint_dir_is_locked_and_owned_by_its_run(tmp_path, small_tok
     with pytest.raises(AzllmError, match='give each run its own checkpoint_dir'):
         run_inproc(_quick(tmp_path, small_tokenizer, 'b', checkpoint_dir=ck))
     assert not (tmp_path/'b').exists()
+
+
+def _silent_endpoint(monkeypatch):
+    "A TCP server that accepts every connection and never answers, as the S3 endpoint of this process."
+    import socket, threading
+    srv = socket.create_server(('127.0.0.1', 0)); held = []
+    threading.Thread(target=lambda: [held.append(srv.accept()) for _ in iter(int, 1)], daemon=True).start()
+    url = f'http://127.0.0.1:{srv.getsockname()[1]}'
+    for k, v in dict(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID='x', AWS_SECRET_ACCESS_KEY='x', AWS_DEFAULT_REGION='us-east-1').items(): monkeypatch.setenv(k, v)
+    import fsspec
+    monkeypatch.setitem(fsspec.config.conf, 's3', {'endpoint_url': url})
+    return srv
+
+
+@pytest.mark.parametrize('overrides, bound', [(['storage_read_timeout_s=1', 'storage_tries=1'], 10), ([], 60)])
+def test_a_silent_endpoint_fails_fast_in_one_line(tmp_path, small_tokenizer, monkeypatch, capsys, overrides, bound):
+    "`azllm data prepare` on an s3:// corpus whose endpoint accepts and never answers: exit 2 within `bound` seconds (the defaults: 2 tries x 20 s), one line naming the URL and the setting to raise."
+    import time
+    from test_engine import write_cfg
+    from azllm.cli import main
+    import azllm.data
+    srv = _silent_endpoint(monkeypatch)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', train_data=['s3://silent-bucket/corpus.txt'], valid_data=[])
+    t0 = time.time()
+    try: rc = main(['data', 'prepare', str(cfg), *overrides])
+    finally: srv.close(); azllm.data.use_storage()
+    took, err = time.time() - t0, capsys.readouterr().err
+    assert rc == 2 and took < bound, (rc, took, err)
+    assert err.count('\n') == 1 and 's3://silent-bucket/corpus.txt' in err and 'raise storage_read_timeout_s' in err, err
+
+
+def test_data_workers_auto_counts_remote_objects(tmp_path, small_tokenizer, s3_server, monkeypatch):
+    "`data_workers: auto` sizes the work from the corpus wherever it lives: an S3 folder counts by its objects' sizes (it counted 0 and chose 1 process)."
+    import azllm.cpt
+    from conftest import DATA
+    from test_engine import write_cfg
+    from azllm.cli import main
+    from azllm.runtime import Runtime
+    seen, real = [], azllm.cpt.data_workers
+    monkeypatch.setattr(azllm.cpt, 'data_workers', lambda cfg, rt, n: seen.append(n) or real(cfg, rt, n))
+    text = (DATA/'az_valid.txt').read_bytes()
+    for i in range(2): s3_server.fs.pipe(f'{s3_server.bucket}/corpus/{i}.txt', text)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', train_data=[f'{s3_server.url}/corpus'], valid_data=[], token_cache=str(tmp_path/'cache'))
+    assert main(['data', 'prepare', str(cfg)]) == 0
+    assert seen == [2 * len(text)], seen
+    big = azllm.cpt.CPTRun(output_dir='x', train_data=['s3://b/c'])
+    assert real(big, Runtime(), 2 * len(text)) == 1 and real(big, Runtime(), 65 << 20) == max(1, len(os.sched_getaffinity(0)))
+
+
+def test_a_silent_endpoint_for_checkpoints_fails_before_the_run(tmp_path, small_tokenizer, monkeypatch, capsys):
+    "checkpoint_dir on an endpoint that never answers: `azllm train` stops in preflight, in one line naming the URL and the setting, exit 2, nothing trained."
+    import time
+    from test_engine import write_cfg
+    from azllm.cli import main
+    import azllm.data
+    srv = _silent_endpoint(monkeypatch)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', checkpoint_dir='s3://silent-bucket/ck', valid_data=[])
+    t0 = time.time()
+    try: rc = main(['train', str(cfg), 'storage_read_timeout_s=1', 'storage_tries=1'])
+    finally: srv.close(); azllm.data.use_storage()
+    err = capsys.readouterr().err
+    assert rc == 2 and time.time() - t0 < 10 and not (tmp_path/'run').exists(), (rc, err)
+    assert err.count('\n') == 1 and 's3://silent-bucket/ck' in err and 'raise storage_read_timeout_s' in err, err

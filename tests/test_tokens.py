@@ -217,3 +217,68 @@ def test_runs_marking_a_new_cache_at_once_all_go_on(tmp_path):
         assert errs == [''] * 4, errs
         from azllm.core import read_marker, MARKER
         assert read_marker(root)['kind'] == 'token-cache' and [p.name for p in root.iterdir()] == [MARKER]   # one marker, no debris
+
+
+def test_the_cache_is_keyed_by_content_and_pruned_to_a_size(tmp_path, small_tokenizer, monkeypatch, capsys):
+    "The same bytes under another spelling or in another folder hit the entry made once; `azllm data cache` lists what each entry was made from; pruning keeps the newest and never a file azllm did not make."
+    import azllm.tokens
+    from azllm.cli import main
+    cache = tmp_path/'cache'
+    (tmp_path/'corp').mkdir(); (tmp_path/'copy').mkdir()
+    (tmp_path/'corp'/'t5.txt').write_bytes((DATA/'az_valid.txt').read_bytes()); (tmp_path/'copy'/'t5.txt').write_bytes((DATA/'az_valid.txt').read_bytes())
+    assert main(['data', 'prepare', str(cpt(tmp_path, small_tokenizer, 'a', cache, train_data=[str(tmp_path/'corp'/'t5.txt')]))]) == 0
+    assert len(entries(cache)) == 1
+    def no(*a, **k): raise AssertionError('tokenized again')
+    with monkeypatch.context() as m:
+        m.setattr(azllm.tokens, 'encode_slices', no)
+        for i, src in enumerate([tmp_path/'corp'/'..'/'corp'/'t5.txt', tmp_path/'copy'/'t5.txt', tmp_path/'copy']):
+            assert main(['data', 'prepare', str(cpt(tmp_path, small_tokenizer, f'b{i}', cache, train_data=[str(src)]))]) == 0
+    assert len(entries(cache)) == 1
+    (cache/'notes.txt').write_text('mine')
+    (tmp_path/'other.txt').write_bytes((DATA/'az_valid.txt').read_bytes()[:20000])
+    assert main(['data', 'prepare', str(cpt(tmp_path, small_tokenizer, 'c', cache, train_data=[str(tmp_path/'other.txt')]))]) == 0
+    assert len(entries(cache)) == 2
+    capsys.readouterr()
+    assert main(['data', 'cache', '--dir', str(cache)]) == 0
+    out = capsys.readouterr().out
+    assert '2 entries' in out and 't5.txt' in out and 'other.txt' in out and str(small_tokenizer) in out, out
+    newest = max(entries(cache), key=lambda k: (cache/k).stat().st_mtime)
+    size = sum(f.stat().st_size for f in (cache/newest).iterdir())
+    assert main(['data', 'cache', 'prune', '--max-gb', str((size + 1) / 1e9), '--dir', str(cache)]) == 0
+    assert entries(cache) == [newest] and (cache/'notes.txt').read_text() == 'mine'
+    assert main(['data', 'cache', 'prune', '--dir', str(cache)]) == 2                          # no size: one line, exit 2
+
+
+@pytest.mark.parametrize('kind', ['txt.zst', 'jsonl.zst', 'parquet'])
+def test_zstd_frames_and_parquet_row_groups_are_sliced_and_give_the_plain_tokens(tmp_path, small_tokenizer, kind):
+    "A zstd file of many frames (cut mid-character) and a Parquet file of many row groups are several slices; 1 and 2 worker processes write exactly the plain file's tokens."
+    import zstandard, pyarrow as pa, pyarrow.parquet as pq
+    from azllm.data import read_documents
+    from azllm.tokens import prepare_tokens, plan_slices
+    from azllm.tokenizer import load_tokenizer
+    text, docs = (DATA/'az_valid.txt').read_bytes(), list(read_documents(DATA/'az_valid.txt'))
+    f = tmp_path/f'c.{kind}'
+    if kind == 'parquet': pq.write_table(pa.table({'text': docs}), f, row_group_size=5)
+    else:
+        raw = text if kind == 'txt.zst' else ''.join(json.dumps({'text': d}, ensure_ascii=False) + '\n' for d in docs).encode()
+        cuts = list(range(0, len(raw), 3001)) + [len(raw)]                  # every 3,001 bytes: frames start mid-character
+        assert any(raw[c] & 0xC0 == 0x80 for c in cuts[1:-1])
+        f.write_bytes(b''.join(zstandard.ZstdCompressor().compress(raw[a:b]) for a, b in zip(cuts, cuts[1:])))
+    assert len(plan_slices(f, 2, min_bytes=2000)) > 3
+    tok, ref = load_tokenizer(str(small_tokenizer)), reference(DATA/'az_valid.txt', small_tokenizer)
+    for workers in (1, 2):
+        entry, m = prepare_tokens(f, tok, f'{kind}-{workers}', 't', tmp_path/'cache', workers=workers, slice_bytes=2000)
+        assert len(m['shards']) > 1 and np.array_equal(shard_tokens(entry), ref), workers
+
+
+def test_tokenizer_training_is_bounded_by_default(tmp_path, capsys):
+    "Tokenizer training reads a 100 MB sample unless told otherwise, and says before it starts how much text it reads and about how much memory that takes (for a sample, or 50 MB of text and more)."
+    from azllm.cli import main
+    from azllm.tokenizer import TokenizerRun, SAMPLE_BYTES
+    assert TokenizerRun(output_dir='x', corpus=['c.txt']).sample_bytes == SAMPLE_BYTES == 100_000_000
+    args = ['tokenizer', 'train', '--corpus', str(DATA/'az_train.txt'), '--vocab-size', '600']
+    assert main([*args, '--out', str(tmp_path/'a'), '--sample-bytes', '20000']) == 0
+    out = capsys.readouterr().out
+    assert out.startswith('tokenizer training on about 0.0 MB of text (a sample of the corpus') and 'expect a peak of about' in out, out
+    assert main([*args, '--out', str(tmp_path/'b'), '--sample-bytes', '0']) == 0             # 0: all of it (a small corpus: nothing to say)
+    assert 'tokenizer training on' not in capsys.readouterr().out
