@@ -124,7 +124,7 @@ def test_bad_files_and_configs(tmp_path, toks):
         encode_pairs(read_pairs(write_jsonl(tmp_path/'long2.jsonl', [long])), toks['custom'], 256, 'drop')
     cfg = tmp_path/'dpo.yml'
     cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'long.jsonl'))))
-    for ov, msg in [('loss_type=hinge', "'sigmoid', 'ipo' or 'kto'"), ('desirable_weight=0', 'greater than 0'), ('undesirable_weight=nan', 'finite number'), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
+    for ov, msg in [('loss_type=hinge', "'sigmoid', 'ipo', 'simpo' or 'kto'"), ('desirable_weight=0', 'greater than 0'), ('undesirable_weight=nan', 'finite number'), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
         with pytest.raises(AzllmError, match=msg): load_config(cfg, DPORun, [ov])
     for f in sorted((ROOT/'configs').glob('dpo_*.yml')) + [ROOT/'configs'/'kto_tiny.yml']: load_config(f, DPORun)      # the shipped recipes validate
 
