@@ -319,6 +319,16 @@ def test_kto_stage_trains_and_reads_trl_format(tmp_path, small_tokenizer, dpo_fi
     assert 'bad.jsonl:2: `label` must be true (desirable) or false' in capsys.readouterr().err
 
 
+def test_simpo_stage_trains_without_a_reference(tmp_path, small_tokenizer, dpo_files):
+    "`loss_type: simpo` is one class of azllm.objectives: the stage runs it on the engine, and with no reference nothing is cached."
+    from test_engine import train_here
+    cfg = write_dpo(tmp_path/'simpo.yml', small_tokenizer, tmp_path/'run', dpo_files, loss_type='simpo', beta=2.0, max_steps=2, eval_every=2)
+    train_here(cfg)
+    loss, acc = logged(tmp_path/'run', 'loss'), logged(tmp_path/'run', 'val_reward_accuracy')
+    assert set(loss) == {1, 2} and all(math.isfinite(v) for v in loss.values()) and 2 in acc
+    assert not list((tmp_path/'run').rglob('reference.npy'))                    # SimPO needs no reference: none was scored
+
+
 # ---------------------------------------------------------------- SFT's levers on DPO (issue 35, item 3)
 
 def test_shipped_1b_recipe_takes_the_sft_levers(tmp_path):

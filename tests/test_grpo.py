@@ -114,3 +114,12 @@ def test_train_grpo_with_a_reward_from_an_installed_module(tmp_path, tok, capsys
     from azllm.trainer import read_log
     recs = [r for r in read_log(tmp_path/'run') if 'reward_short' in r]
     assert len(recs) == 2 and all(0 < r['reward_short'] <= 1 and math.isfinite(r['loss']) for r in recs)
+
+
+def test_shipped_grpo_recipes_validate():
+    from azllm.core import load_config
+    from azllm.grpo import GRPORun
+    from conftest import ROOT
+    got = sorted((ROOT/'configs').glob('grpo_*.yml'))
+    assert [f.name for f in got] == ['grpo_llama-3.2-1b.yml', 'grpo_tiny.yml']
+    for f in got: load_config(f, GRPORun)
