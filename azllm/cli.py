@@ -197,32 +197,30 @@ def cmd_eval(a):
     print(f"wrote {out/'report.md'} and {out/'report.json'}")
 
 # %% ../nbs/80_cli.ipynb #fe08fdde
-def _wants_launch(a) -> bool:
-    "Did the user ask for a launcher (several processes or nodes, or a named launcher)?"
-    return bool((a.nproc or a.gpus or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
-
 def cmd_train(a):
     "Validate every config first, then run them in order (e.g. CPT phase 1, then phase 2), or launch N processes that do."
-    runs = [(stage(r.stage)[1], r.config) for r in read_runs(a.configs)]
-    from azllm.launch import launched, launch, visible_gpus, LAUNCHERS
-    gpus = visible_gpus()
-    if not a.dry_run:                                  # what this machine has; a dry run may plan for another one
-        if a.gpus is not None and a.gpus > gpus:
-            raise AzllmError(f"--gpus {a.gpus}: this machine has {gpus or 'no'} visible CUDA GPU{'s' * (gpus != 1)}"
-                             + ("; to run N CPU processes, use --nproc N" if not gpus else f"; use --gpus {gpus} or fewer"))
-        made = set()                                   # an earlier config's output is a later one's input: not there yet
-        for _, cfg in runs:                            # every stage of the command, before the first one trains
-            preflight(cfg, gpus, made)
-            made |= {cfg.output_dir, str(Path(cfg.output_dir)/'final')}
-    if _wants_launch(a) and not launched():
-        nproc = a.nproc or a.gpus or gpus or 1
-        return launch(a.configs, [cfg for _, cfg in runs], nproc, a.launcher or LAUNCHERS[0], a.nnodes, a.node_rank,
-                      a.master_addr, a.master_port, a.dry_run)
-    if a.dry_run:
-        print(' '.join(['python', '-m', 'azllm.cli', 'train', *map(__import__('shlex').quote, a.configs)])); return 0
-    for run, cfg in runs:
-        out = run(cfg)
-        print0(f"wrote {out}")
+    from azllm.rewards import reward_modules
+    with reward_modules(a.reward_module):            # rewards of a GRPO config may name functions of these installed modules (never a file)
+        runs = [(stage(r.stage)[1], r.config) for r in read_runs(a.configs)]
+        from azllm.launch import launched, launch, visible_gpus, wants_launch, LAUNCHERS
+        gpus = visible_gpus()
+        if not a.dry_run:                                  # what this machine has; a dry run may plan for another one
+            if a.gpus is not None and a.gpus > gpus:
+                raise AzllmError(f"--gpus {a.gpus}: this machine has {gpus or 'no'} visible CUDA GPU{'s' * (gpus != 1)}"
+                                 + ("; to run N CPU processes, use --nproc N" if not gpus else f"; use --gpus {gpus} or fewer"))
+            made = set()                                   # an earlier config's output is a later one's input: not there yet
+            for _, cfg in runs:                            # every stage of the command, before the first one trains
+                preflight(cfg, gpus, made)
+                made |= {cfg.output_dir, str(Path(cfg.output_dir)/'final')}
+        if wants_launch(a) and not launched():
+            nproc = a.nproc or a.gpus or gpus or 1
+            return launch(a.configs + [f'--reward-module={m}' for m in a.reward_module], [cfg for _, cfg in runs], nproc, a.launcher or LAUNCHERS[0], a.nnodes, a.node_rank,
+                          a.master_addr, a.master_port, a.dry_run)
+        if a.dry_run:
+            print(' '.join(['python', '-m', 'azllm.cli', 'train', *map(__import__('shlex').quote, a.configs)])); return 0
+        for run, cfg in runs:
+            out = run(cfg)
+            print0(f"wrote {out}")
 
 # %% ../nbs/80_cli.ipynb #9c8d3cc8
 class ArgumentParser(argparse.ArgumentParser):
@@ -332,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     for k, m in (('nproc', 'N'), ('gpus', 'N')): config_flag(p, L, k, into=g, metavar=m)
     for k, m in (('launcher', None), ('nnodes', 'M'), ('node_rank', 'R'), ('master_addr', 'HOST'), ('master_port', 'P'), ('dry_run', None)):
         config_flag(p, L, k, **({'metavar': m} if m else {}))
+    p.add_argument('--reward-module', action='append', default=[], metavar='MODULE', help='an installed Python module (dotted name) whose functions the rewards of a grpo config may name; repeatable')
     p.set_defaults(func=cmd_train)
 
     from azllm.sagemaker import add_sagemaker_parser

@@ -16,7 +16,7 @@ from .chats import check_chat_tokenizer, end_of_turn
 # %% auto #0
 __all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'GGUF_CONTEXT', 'Sampling',
            'decode_threads', 'render_chat', 'context_of', 'max_token_bytes', 'load_chat_model', 'check_sampling',
-           'stop_ids', 'generate', 'gguf_replier', 'chat']
+           'stop_ids', 'sample_ids', 'generate', 'gguf_replier', 'chat']
 
 # %% ../nbs/28_generate.ipynb #a8814a5d
 class Sampling(Config):
@@ -157,6 +157,36 @@ def stop_ids(tok) -> list[int]:
     eot = tok.convert_tokens_to_ids(end_of_turn(tok))
     return [i for i in dict.fromkeys([None if eot == tok.unk_token_id else eot, tok.eos_token_id]) if i is not None]
 
+def sample_ids(model, tok, # a causal LM and its tokenizer
+               prompts:list[list[int]], # each prompt's token ids (already through the chat template)
+               n:int=1, # samples per prompt (GRPO's group); rows come prompt by prompt
+               max_new_tokens:int=SAMPLING.max_new_tokens, # longest output
+               temperature:float=SAMPLING.temperature, # 0: greedy
+               top_p:float=SAMPLING.top_p, # nucleus sampling (with temperature > 0)
+               streamer=None, # a transformers streamer (one prompt, n=1)
+              ) -> tuple:
+    "`n` continuations of every prompt in one left-padded batch (KV cache), each stopping at its own end of turn: ids and mask (B*n, C), the mask 1 up to and with the stop token."
+    check_sampling(temperature, top_p)
+    import torch
+    stop = stop_ids(tok)
+    pad = tok.pad_token_id if tok.pad_token_id is not None else stop[0]
+    P = max(len(p) for p in prompts)
+    ids = torch.tensor([[pad] * (P - len(p)) + list(p) for p in prompts], device=model.device).repeat_interleave(n, 0)
+    am = torch.tensor([[0] * (P - len(p)) + [1] * len(p) for p in prompts], device=model.device).repeat_interleave(n, 0)
+    # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
+    sample = (dict(do_sample=True, temperature=temperature, top_p=top_p) if temperature > 0
+              else dict(do_sample=False, temperature=None, top_p=None, top_k=None))
+    was = model.training
+    model.eval()                        # dropout (LoRA's included) off: greedy decoding is then deterministic
+    try:
+        with torch.no_grad(), decode_threads(model):    # use_cache: a model set up for training has it off in its config
+            out = model.generate(input_ids=ids, attention_mask=am, max_new_tokens=max_new_tokens, eos_token_id=stop, pad_token_id=pad,
+                                 streamer=streamer, use_cache=True, **sample)[:, P:]
+    finally: model.train(was)
+    hit = torch.isin(out, torch.tensor(stop, device=out.device)).int()
+    after = (hit.cumsum(1) - hit) > 0                   # past each row's first stop token: what generate padded
+    return out.masked_fill(after, pad), (~after).long()
+
 def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_model`)
              prompt:str|list[dict], # a conversation ending with a user turn, or one text
              chat:bool=True, # a text is one user message through the chat template; False: plain continuation
@@ -181,17 +211,9 @@ def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_m
     if (n := enc['input_ids'].shape[1]) >= ctx:
         raise AzllmError(f"the prompt is {n:,} tokens, and the model reads at most {ctx:,}; give a shorter prompt, or start a new conversation")
     max_new_tokens = min(max_new_tokens, ctx - n)       # the reply stops where the context ends
-    enc = {k: enc[k].to(model.device) for k in ('input_ids', 'attention_mask')}
-    stop = stop_ids(tok)
-    # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
-    sample = (dict(do_sample=True, temperature=temperature, top_p=top_p) if temperature > 0
-              else dict(do_sample=False, temperature=None, top_p=None, top_k=None))
     streamer = TextStreamer(tok, skip_prompt=True, skip_special_tokens=True) if stream else None
-    model.eval()                        # dropout (LoRA's included) off: greedy decoding is then deterministic
-    with torch.no_grad(), decode_threads(model):
-        ids = model.generate(**enc, max_new_tokens=max_new_tokens, eos_token_id=stop, streamer=streamer,
-                             pad_token_id=tok.pad_token_id if tok.pad_token_id is not None else stop[0], **sample)
-    return tok.decode(ids[0, enc['input_ids'].shape[1]:], skip_special_tokens=True).strip()
+    ids, mask = sample_ids(model, tok, [enc['input_ids'][0].tolist()], 1, max_new_tokens, temperature, top_p, streamer)
+    return tok.decode(ids[0][mask[0].bool()], skip_special_tokens=True).strip()
 
 
 # %% ../nbs/28_generate.ipynb #b8e4d1e2

@@ -16,7 +16,7 @@ from .core import AzllmError, Config
 # %% auto #0
 __all__ = ['LAUNCHED', 'LAUNCHERS', 'SINGLE_PROCESS_STAGES', 'LAUNCH', 'launched', 'visible_gpus', 'LaunchSettings',
            'check_launch', 'launch_strategy', 'accelerate_config', 'write_accelerate_config', 'launch_command',
-           'launch']
+           'wants_launch', 'launch']
 
 # %% ../nbs/70_launch.ipynb #ffc17c38
 LAUNCHED = 'AZLLM_LAUNCHED'          # set in the processes azllm starts: they train instead of launching again
@@ -141,6 +141,11 @@ def launch_command(args:list[str], # what follows `azllm train`: configs and key
         else: cmd += ['--main_process_port', '0']     # one machine: any free port, as torchrun's --standalone takes
         return [*cmd, *child]
     raise AzllmError(f"unknown launcher {launcher!r}; choose one of: {', '.join(LAUNCHERS)}")
+
+# %% ../nbs/70_launch.ipynb #7a3c1e02
+def wants_launch(a) -> bool:
+    "Did the user ask for a launcher (several processes or nodes, or a named launcher)? `a`: the parsed flags of `LaunchSettings`."
+    return bool((a.nproc or a.gpus or 1) > 1 or a.nnodes > 1 or a.launcher or a.node_rank is not None)
 
 # %% ../nbs/70_launch.ipynb #0e6c2b39
 def launch(args:list[str], # configs and key=value overrides, as typed after `azllm train`

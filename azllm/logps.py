@@ -98,12 +98,13 @@ def token_logps(hidden:torch.Tensor, # final hidden states, (..., H)
 def logps_head(model, # a causal LM (wrapped or not)
                labels:torch.Tensor, # the batch's `shift_labels`
                chunk:int=HEAD_CHUNK, # scored tokens per chunk
+               temperature:float=1.0, # the logits are divided by it (GRPO scores as it samples): the hidden state is, since logits = h W^T
               ):
     "Inside, the model's head returns `token_logps` (one log-probability per position, shape (B, T, 1)) instead of logits."
     head = inner_model(model).get_output_embeddings()
     if getattr(head, 'bias', None) is not None: raise AzllmError("the chunked head needs an output layer without bias (a Llama has none)")
     had = head.__dict__.get('forward')
-    head.forward = lambda h: token_logps(h, head.weight, labels, chunk).unsqueeze(-1)
+    head.forward = lambda h: token_logps(h if temperature == 1 else h / temperature, head.weight, labels, chunk).unsqueeze(-1)
     try: yield
     finally:
         if had is None: del head.forward

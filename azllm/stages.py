@@ -16,7 +16,7 @@ __all__ = ['STAGE_NAMES', 'CHAINED_KEYS', 'stage', 'stage_of', 'config_names', '
            'Run', 'read_runs']
 
 # %% ../nbs/45_stages.ipynb #e8e2afaf
-STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'dpo', 'eval')
+STAGE_NAMES = ('tokenizer', 'cpt', 'sft', 'dpo', 'grpo', 'eval')
 
 def stage(name:str, # one of `STAGE_NAMES`
          ) -> tuple:
@@ -25,6 +25,7 @@ def stage(name:str, # one of `STAGE_NAMES`
     elif name == 'cpt': from azllm.cpt import CPTRun as m, train as f
     elif name == 'sft': from azllm.sft import SFTRun as m, run_sft as f
     elif name == 'dpo': from azllm.dpo import DPORun as m, run_dpo as f
+    elif name == 'grpo': from azllm.grpo import GRPORun as m, run_grpo as f
     elif name == 'eval': from azllm.eval import EvalRun as m, run_eval as f
     else: raise AzllmError(f"`stage:` must be one of {', '.join(STAGE_NAMES)} (got {name!r})")
     return m, f

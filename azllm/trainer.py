@@ -388,7 +388,7 @@ def fit(self:Trainer) -> Path:
         if self.valid_data is not None and (self.step == self.max_steps or (cfg.eval_every and self.step % cfg.eval_every == 0)):
             val = self.validate()
             self.log(dict(step=self.step, **val), prefix='valid')
-            if rt.main: bar.write(f"step {self.step}: " + '  '.join(f"{k} {val[k]:.4f}" for k in ('val_loss', 'val_bpb', 'val_reward_accuracy') if k in val))
+            if rt.main: bar.write(f"step {self.step}: " + '  '.join(f"{k} {val[k]:.4f}" for k in ('val_loss', 'val_bpb', 'val_reward_accuracy', 'val_reward') if k in val))
             t0 = time.perf_counter()
         # ---------------- checkpoint ----------------
         if self.step % cfg.save_every == 0 or self.step == self.max_steps:

@@ -124,7 +124,7 @@ def test_bad_files_and_configs(tmp_path, toks):
         encode_pairs(read_pairs(write_jsonl(tmp_path/'long2.jsonl', [long])), toks['custom'], 256, 'drop')
     cfg = tmp_path/'dpo.yml'
     cfg.write_text(yaml.safe_dump(dict(stage='dpo', output_dir=str(tmp_path/'run'), model='preset:llama-tiny', train_data=str(tmp_path/'long.jsonl'))))
-    for ov, msg in [('loss_type=hinge', "'sigmoid', 'ipo' or 'kto'"), ('desirable_weight=0', 'greater than 0'), ('undesirable_weight=nan', 'finite number'), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
+    for ov, msg in [('loss_type=hinge', "'sigmoid', 'ipo', 'simpo' or 'kto'"), ('desirable_weight=0', 'greater than 0'), ('undesirable_weight=nan', 'finite number'), ('beta=0', 'greater than 0'), ('beta=-1', 'greater than 0')]:
         with pytest.raises(AzllmError, match=msg): load_config(cfg, DPORun, [ov])
     for f in sorted((ROOT/'configs').glob('dpo_*.yml')) + [ROOT/'configs'/'kto_tiny.yml']: load_config(f, DPORun)      # the shipped recipes validate
 
@@ -317,6 +317,16 @@ def test_kto_stage_trains_and_reads_trl_format(tmp_path, small_tokenizer, dpo_fi
     write_jsonl(tmp_path/'bad.jsonl', [rows[0], dict(rows[1], label='no')])
     assert main(['train', str(cfg), f'output_dir={tmp_path/"bad"}', f'train_data={tmp_path/"bad.jsonl"}']) == 2
     assert 'bad.jsonl:2: `label` must be true (desirable) or false' in capsys.readouterr().err
+
+
+def test_simpo_stage_trains_without_a_reference(tmp_path, small_tokenizer, dpo_files):
+    "`loss_type: simpo` is one class of azllm.objectives: the stage runs it on the engine, and with no reference nothing is cached."
+    from test_engine import train_here
+    cfg = write_dpo(tmp_path/'simpo.yml', small_tokenizer, tmp_path/'run', dpo_files, loss_type='simpo', beta=2.0, max_steps=2, eval_every=2)
+    train_here(cfg)
+    loss, acc = logged(tmp_path/'run', 'loss'), logged(tmp_path/'run', 'val_reward_accuracy')
+    assert set(loss) == {1, 2} and all(math.isfinite(v) for v in loss.values()) and 2 in acc
+    assert not list((tmp_path/'run').rglob('reference.npy'))                    # SimPO needs no reference: none was scored
 
 
 # ---------------------------------------------------------------- SFT's levers on DPO (issue 35, item 3)

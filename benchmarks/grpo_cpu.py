@@ -1,0 +1,82 @@
+"""GRPO on a real model, on a CPU: the mean held-out reward of SmolLM2-135M-Instruct (`model: smollm2`) on the bundled
+Azerbaijani word problems (the first --eval-rows of data_samples/az_math/valid.jsonl, greedy completions) before and after a
+short GRPO run of configs/grpo_tiny.yml's recipe, one seed per process.
+
+    python benchmarks/grpo_cpu.py run --seed 0 --out /tmp/grpo-s0.json     # a seed (run the seeds side by side as processes)
+    python benchmarks/grpo_cpu.py run --seed 1 --out /tmp/grpo-s1.json
+    python benchmarks/grpo_cpu.py merge /tmp/grpo-s0.json /tmp/grpo-s1.json  # -> benchmarks/results/grpo_cpu.json
+
+"Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the base model itself),
+"after" the same validation at the end, so both are scored by one function on the same prompts.
+"""
+from __future__ import annotations
+import argparse, json, os, platform, statistics, sys, tempfile, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+RESULT = ROOT/'benchmarks'/'results'/'grpo_cpu.json'
+
+
+def machine() -> str:
+    return f"CPU ({os.cpu_count()} cores, {platform.processor() or platform.machine()})"
+
+
+def run(a) -> dict:
+    from azllm.core import load_config
+    from azllm.grpo import GRPORun, GRPOTask
+    from azllm.runtime import seeded
+    from azllm.trainer import Trainer, read_log
+    out = Path(tempfile.mkdtemp(prefix='grpo-cpu-'))/'run'
+    over = [f'model={a.model}', f'output_dir={out}', f'seed={a.seed}', f'max_steps={a.steps}', f'lr={a.lr}', f'micro_batch={a.prompts}',
+            f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0',
+            f'save_every={a.steps}', 'tensorboard=false', 'log_every=1']
+    cfg = load_config(ROOT/'configs'/'grpo_tiny.yml', GRPORun, over)
+    t0, load0 = time.time(), os.getloadavg()[0]
+    t = Trainer(cfg, GRPOTask(cfg, progress=False), progress=False)
+    try:
+        with seeded(cfg.seed):
+            t.setup()
+            before = t.validate()
+            t.fit()
+            after = read_log(out)[-1] if 'val_reward' in read_log(out)[-1] else t.validate()
+    finally: t.cleanup()
+    steps = [r for r in read_log(out) if 'loss' in r and 'val_reward' not in r]
+    return dict(seed=a.seed, before=before, after={k: v for k, v in after.items() if k.startswith('val_')},
+                train=[{k: r[k] for k in ('step', 'loss', 'reward', 'kl', 'completion_len') if k in r} for r in steps],
+                seconds=time.time() - t0, load_average_at_start=load0, load_average_at_end=os.getloadavg()[0],
+                overrides=over, command='python ' + ' '.join(sys.argv), machine=machine())
+
+
+def merge(files:list[str]) -> dict:
+    runs = [json.loads(Path(f).read_text()) for f in files]
+    keys = [k for k in runs[0]['before'] if k.startswith('val_reward')]
+    rows = []
+    for k in keys:
+        b, d = [r['before'][k] for r in runs], [r['after'][k] - r['before'][k] for r in runs]
+        se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float('nan')
+        rows.append(dict(reward=k[len('val_'):], before=statistics.mean(b), after=statistics.mean([r['after'][k] for r in runs]),
+                         change=statistics.mean(d), se=se, per_seed_change=d,
+                         verdict='beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
+    return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
+                note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average {min(r['load_average_at_start'] for r in runs):.1f} "
+                      f"to {max(r['load_average_at_end'] for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
+                      f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds."),
+                seeds=[r['seed'] for r in runs], seconds=[round(r['seconds']) for r in runs], rows=rows, runs=runs)
+
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    p = sub.add_parser('run')
+    p.add_argument('--seed', type=int, default=0); p.add_argument('--out', required=True)
+    p.add_argument('--model', default='smollm2'); p.add_argument('--steps', type=int, default=6)
+    p.add_argument('--lr', type=float, default=2e-4); p.add_argument('--prompts', type=int, default=2)
+    p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=32)
+    p.add_argument('--eval-rows', type=int, default=16)
+    m = sub.add_parser('merge'); m.add_argument('files', nargs='+')
+    a = ap.parse_args()
+    if a.cmd == 'run': Path(a.out).write_text(json.dumps(run(a), indent=1, ensure_ascii=False))
+    else:
+        RESULT.write_text(json.dumps(merge(a.files), indent=1, ensure_ascii=False) + '\n')
+        print(f"wrote {RESULT}")
