@@ -81,9 +81,19 @@ def measured(floors:dict) -> dict:
     return {t: {n: (c['tasks'][t]['item_correlation'], c['tasks'][t]['icc']) for n, c in rc.items() if t in c['tasks']} for t in F.HEADLINE}
 
 
-def run(sims:int, n_boot:int) -> dict:
+def cached_twin_vectors(path:str|None) -> dict:
+    "`twin_vectors`, kept in `path` (JSON) between runs when given: the twin is the costly part on a CPU, the simulation is not."
+    if path and Path(path).exists():
+        d = json.loads(Path(path).read_text())
+        if d['data_sha256'] == {t: F.data_sha256(t) for t in F.HEADLINE}: return {t: (np.array(v, float), f) for t, (v, f) in d['tasks'].items()}
+    tv = twin_vectors()
+    if path: Path(path).write_text(json.dumps(dict(data_sha256={t: F.data_sha256(t) for t in F.HEADLINE}, tasks={t: (v.tolist(), f) for t, (v, f) in tv.items()})))
+    return tv
+
+
+def run(sims:int, n_boot:int, twin_cache:str|None=None) -> dict:
     floors = json.loads(FLOORS.read_text(encoding='utf-8')); meas = measured(floors)
-    tv = twin_vectors(); out = dict(measured={t: {n: dict(item_correlation=a, icc=b) for n, (a, b) in m.items()} for t, m in meas.items()}, tasks={})
+    tv = cached_twin_vectors(twin_cache); out = dict(measured={t: {n: dict(item_correlation=a, icc=b) for n, (a, b) in m.items()} for t, m in meas.items()}, tasks={})
     for t in F.HEADLINE:
         v, fams = tv[t]; sizes = [fams.count(f) for f in dict.fromkeys(fams)]
         nf, m0 = len(sizes), round(np.mean(sizes))
@@ -134,10 +144,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--sims', type=int, default=200); ap.add_argument('--n-boot', type=int, default=400)
     ap.add_argument('--out', default=str(OUT)); ap.add_argument('--render', action='store_true')
+    ap.add_argument('--twin-cache', default=None, help="a JSON file to keep the twin's answers in between runs")
     a = ap.parse_args(argv)
     if a.render: return render(json.loads(Path(a.out).read_text(encoding='utf-8')))
     import torch; torch.set_num_threads(1); t0 = time.time()
-    res = run(a.sims, a.n_boot)
+    res = run(a.sims, a.n_boot, a.twin_cache)
     res.update(sims=a.sims, n_boot=a.n_boot, command=' '.join(['python benchmarks/task_power.py', *(argv if argv is not None else sys.argv[1:])]),
                machine=f'{platform.machine()} {platform.system()} CPU, 1 thread', seconds=round(time.time() - t0, 1),
                data_sha256={t: F.data_sha256(t) for t in F.HEADLINE})

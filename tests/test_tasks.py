@@ -194,6 +194,9 @@ def test_surface_shortcuts_score_at_chance(builder, tasks, task):
         more |= {'first_option': sum(it['answer'] == 0 for it in items) / len(items), 'last_option': sum(it['answer'] == 3 for it in items) / len(items)}
         for s, v in more.items(): assert abs(v - CHANCE[task]) <= bound, (s, v, CHANCE[task], bound)
         assert {'best_sentence_match', 'most_corpus_cooccurrence', 'most_passage_overlap'} <= set(scores)
+        # task set v5: the keyword matchers under Azerbaijani suffix stripping, and co-occurrence in a training paragraph
+        assert {'nearest_question_words', 'stem_sentence_match', 'idf_sentence_match', 'idf_window', 'nearest_rarest_word',
+                'most_paragraph_cooccurrence'} <= set(scores)
     lopsided = [dict(it, **{KIND[task]: 'x'}) for it in items[:40]]              # the check can fail: a kind where one strategy always wins
     assert off_chance(task, lopsided, [1.0] * 40, 2) == [('x', 40, 1.0)]
 
