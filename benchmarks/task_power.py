@@ -4,9 +4,9 @@ cluster-bootstrap interval clear of 0 and the clustered McNemar p <= 0.05), resa
 
 The twin is real: the untrained `preset:llama-tiny` (az4k tokenizer, seed 0) scored on every item, as the floors file's
 twins are. A trained model is simulated from it: on each item it gives the twin's answer with probability r (the
-correlation a real model has with its twin, measured on the controls of benchmarks/real_controls.py), and otherwise an
-answer of its own, right with a family's own probability (families differ with intraclass correlation k, also measured
-on the controls), so that its accuracy is the twin's + d. A design of F frames and m items a frame draws F families
+correlation a real model has with its twin, measured on the controls of benchmarks/real_controls.py: the smallest), and
+otherwise an answer of its own, right with a family's own probability (families differ with intraclass correlation k: the
+largest of the twin's and the controls'), so that its accuracy is the twin's + d. Both choices are the pessimistic side. A design of F frames and m items a frame draws F families
 with replacement and m of each family's items with replacement: more frames than the task has assumes new frames behave
 like the ones it has.
 
@@ -97,16 +97,18 @@ def run(sims:int, n_boot:int, twin_cache:str|None=None) -> dict:
     for t in F.HEADLINE:
         v, fams = tv[t]; sizes = [fams.count(f) for f in dict.fromkeys(fams)]
         nf, m0 = len(sizes), round(np.mean(sizes))
-        twin_icc = F_icc(v, fams)
-        rs = [x for x, _ in meas[t].values() if x is not None]; ks = [k for _, k in meas[t].values() if k is not None]
-        r_real, k_real = (max(rs) if rs else 0.0), (max(ks) if ks else twin_icc)
+        twin_icc = max(0.0, F_icc(v, fams))
+        # the pessimistic side of what the controls measured: the least a real model follows its twin (fewer shared answers,
+        # more discordant items) and the most its answers move together within a family; a negative estimate counts as 0
+        rs = [max(0.0, x) for x, _ in meas[t].values() if x is not None]; ks = [max(0.0, k) for _, k in meas[t].values() if k is not None]
+        r_real, k_real = round(min(rs) if rs else 0.0, 4), round(max([twin_icc, *ks]), 4)
         scen = {'independent items (r 0, k 0)': (0.0, 0.0), f"twin's within-family correlation (r 0, k {twin_icc:.2f})": (0.0, twin_icc),
                 f'as the real controls (r {r_real:.2f}, k {k_real:.2f})': (r_real, k_real)}
         rows = {name: power(v, fams, nf, m0, GAIN[t], r, k, sims, n_boot) for name, (r, k) in scen.items()}
         out['tasks'][t] = dict(items=len(v), families=nf, per_family=m0, gain=GAIN[t], twin_icc=round(twin_icc, 4), r=r_real, k=k_real, scenarios=rows)
-        if t == 'az_grammar':             # designs of about the same number of pairs (and more), at the measured correlations
-            designs = [(nf, m0), (2 * nf, max(1, m0 // 2)), (3 * nf, max(1, m0 // 3)), (nf * m0 // 2, 2), (nf * m0, 1), (4 * nf, m0 // 2)]
-            out['tasks'][t]['designs'] = [dict(frames=f, per_frame=m, items=f * m, **power(v, fams, f, m, GAIN[t], r_real, k_real, sims, n_boot)) for f, m in designs]
+        if t == 'az_grammar':             # designs of frames x pairs, where the frames hurt: a model independent of its twin (r 0), frames correlated as measured
+            designs = [(nf, m0), (2 * nf, max(1, m0 // 2)), (3 * nf, max(1, m0 // 3)), (4 * nf, max(1, m0 // 4)), (nf * m0 // 2, 2), (nf * m0, 1), (2 * nf, m0)]
+            out['tasks'][t]['designs'] = [dict(frames=f, per_frame=m, items=f * m, **power(v, fams, f, m, GAIN[t], 0.0, k_real, sims, n_boot)) for f, m in designs]
     return out
 
 
@@ -124,7 +126,7 @@ def table(res:dict) -> str:
         cells = [f"{v['power']:.2f} ({k.split('(')[1].rstrip(')')})" for k, v in d['scenarios'].items()]
         lines.append(f"| {t} ({d['items']}, {d['families']}) | +{d['gain'] * 100:.0f} | " + ' | '.join(cells) + ' |')
     g = res['tasks']['az_grammar']
-    lines += ['', f"az_grammar at +5, r {g['r']:.2f} and k {g['k']:.2f} (the real controls'):", '',
+    lines += ['', f"az_grammar at +5 by design, for a model independent of its twin (r 0) whose answers move together within a frame as measured (k {g['k']:.2f}):", '',
               '| frames | pairs per frame | pairs | power |', '|---|---|---|---|']
     lines += [f"| {d['frames']} | {d['per_frame']} | {d['items']} | {d['power']:.2f} |" for d in g['designs']]
     lines.append(f"\nr: how often the simulated model repeats its twin's answer (the item correlation measured between a real control "
@@ -149,7 +151,9 @@ def main(argv=None):
     if a.render: return render(json.loads(Path(a.out).read_text(encoding='utf-8')))
     import torch; torch.set_num_threads(1); t0 = time.time()
     res = run(a.sims, a.n_boot, a.twin_cache)
-    res.update(sims=a.sims, n_boot=a.n_boot, command=' '.join(['python benchmarks/task_power.py', *(argv if argv is not None else sys.argv[1:])]),
+    args = argv if argv is not None else sys.argv[1:]
+    args = [x for i, x in enumerate(args) if x not in ('--out', '--twin-cache') and (i == 0 or args[i - 1] not in ('--out', '--twin-cache'))]
+    res.update(sims=a.sims, n_boot=a.n_boot, command=' '.join(['python benchmarks/task_power.py', *args]),
                machine=f'{platform.machine()} {platform.system()} CPU, 1 thread', seconds=round(time.time() - t0, 1),
                data_sha256={t: F.data_sha256(t) for t in F.HEADLINE})
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
