@@ -203,6 +203,7 @@ def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=p
 def control_rows(res:dict) -> str:
     """Per task and control: the control and its twin with their 95% family intervals, the difference with its paired
     interval and clustered McNemar p, and whether the report's rule separates them (interval clear of 0 and p <= 0.05)."""
+    from azllm.harness import fmt_p
     rc = res['real_controls']; lines = ['| task (items, families) | control | control [95% family interval] | untrained twin | control − twin [95%] (p) | separated |',
                                         '|---|---|---|---|---|---|']
     iv = lambda d: f"{d['value']:.3f} [{d['low']:.3f}, {d['high']:.3f}]"
@@ -211,13 +212,12 @@ def control_rows(res:dict) -> str:
             if t not in c['tasks']: continue
             r = c['tasks'][t]; v = r['vs_twin']
             lines.append(f"| {t} ({r['score']['n']}, {r['score']['families']}) | {c['about']} | {iv(r['score'])} | {iv(r['twin'])} | "
-                         f"{v['diff']:+.3f} [{v['low']:+.3f}, {v['high']:+.3f}] (p {v['p_mcnemar']:.2g}) | {'**yes**' if v['separated'] else 'no'} |")
+                         f"{v['diff']:+.3f} [{v['low']:+.3f}, {v['high']:+.3f}] ({fmt_p(v['p_mcnemar'])}) | {'**yes**' if v['separated'] else 'no'} |")
     sep = {t: [c['about'] for c in rc['controls'].values() if t in c['tasks'] and c['tasks'][t]['vs_twin']['separated']] for t in F.HEADLINE}
     said = lambda s: ('no real control separates from its twin' if not s else f'{s[0]} separates from its twin' if len(s) == 1 else
                       f"{', '.join(s[:-1])} and {s[-1]} separate from their twins")
     lines.append('\n' + ' '.join(f"{t}: {said(s)}." for t, s in sep.items()))
-    n = rc['n']
-    lines.append(f"\nFirst {', '.join(f'{n[t]} {t}' for t in F.HEADLINE if t in n)} items; {rc['machine']} (CPU numbers, this machine under load); "
+    lines.append(f"\nEach row scores the first n items of the task file (the first column: items, families); {rc['machine']} (CPU numbers, this machine under load); "
                  f"`{rc['command']}`; {rc['seconds']:.0f} s, summed over the runs.")
     return '\n'.join(lines)
 
@@ -233,7 +233,8 @@ def render(res:dict):
 def join(old:dict|None, new:dict) -> dict:
     "Rows of controls (or of tasks of a control) run apart, on the same task files, as one table; the newer row of a (control, task) wins."
     if not old or old.get('data_sha256') != new['data_sha256']: return new
-    out = dict(new, n={**old['n'], **new['n']}, controls={k: dict(v, tasks=dict(v['tasks'])) for k, v in old['controls'].items()})
+    out = dict(new, n={t: max(old['n'].get(t, 0), new['n'].get(t, 0)) for t in {*old['n'], *new['n']}},   # the most items any row scored
+               controls={k: dict(v, tasks=dict(v['tasks'])) for k, v in old['controls'].items()})
     for name, c in new['controls'].items():
         if name in out['controls']: out['controls'][name]['tasks'].update(c['tasks']); out['controls'][name]['seconds'] += c['seconds']
         else: out['controls'][name] = c
