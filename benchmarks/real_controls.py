@@ -168,7 +168,8 @@ def compare(task:str, items:list[dict], right:list, twin:list) -> dict:
     v = F.versus(task, items, right, twin)
     return dict(score=F.cluster_interval(task, items, right), twin=F.cluster_interval(task, items, twin), vs_twin=v,
                 item_correlation=item_correlation(right, twin), icc=within_family_correlation(task, items, right),
-                icc_twin=within_family_correlation(task, items, twin), right=[int(x) for x in right], twin_right=[int(x) for x in twin])
+                icc_twin=within_family_correlation(task, items, twin), right=''.join('01'[bool(x)] for x in right),   # per item, '1' right
+                twin_right=''.join('01'[bool(x)] for x in twin))
 
 
 def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=print, tasks=F.HEADLINE) -> dict:

@@ -76,8 +76,8 @@ def test_stored_real_controls_are_for_these_items_and_rendered(rc):
         for t, x in c['tasks'].items():
             assert x['score']['n'] == len(x['right']) == len(x['twin_right']) <= r['n'][t] <= len(rc.F.rows(t))
             assert x['score']['low'] <= x['score']['value'] <= x['score']['high'] and x['twin']['low'] <= x['twin']['value'] <= x['twin']['high']
-            assert abs(x['score']['value'] - sum(x['right']) / len(x['right'])) < 1e-3
-            assert abs(x['vs_twin']['diff'] - (sum(x['right']) - sum(x['twin_right'])) / len(x['right'])) < 1e-3
+            assert abs(x['score']['value'] - x['right'].count('1') / len(x['right'])) < 1e-3        # per item, '1' right, '0' wrong
+            assert abs(x['vs_twin']['diff'] - (x['right'].count('1') - x['twin_right'].count('1')) / len(x['right'])) < 1e-3
     assert any(x['vs_twin']['separated'] and x['vs_twin']['diff'] > 0 for c in r['controls'].values() for x in c['tasks'].values())
     text = (TASKS_DIR/'README.md').read_text(encoding='utf-8')
     assert rc.control_rows(res) in text, 'run: python benchmarks/real_controls.py --render'
