@@ -1,4 +1,4 @@
-"""Build the bundled lm-eval task data of azllm (task set v4) into `azllm/tasks/`:
+"""Build the bundled lm-eval task data of azllm (task set v5) into `azllm/tasks/`:
 
 - `az_grammar.jsonl`: minimal pairs (grammatical, ungrammatical) from the families of `grammar.py`;
 - `az_reading.jsonl`: questions over the passages of `reading.txt`, every option an entity the passage names;
@@ -105,6 +105,37 @@ def stated_in_corpus(question:str, answer:str, min_shared:int=2) -> bool:
     qs = stems(question)
     return any(len(qs & c['sents'][i]) >= min_shared for i in set.intersection(*(c['index'].get(w, set()) for w in a)))
 
+_PARAS = None
+def corpus_paragraphs() -> dict:
+    """The paragraphs (lines) of az_train.txt as sets of `az_stem` stems, an index stem -> paragraphs, and the content stems
+    (in under 5% of the paragraphs: not 'hansı', 'ən', 'ilə')."""
+    global _PARAS
+    if _PARAS is None:
+        paras = [set(az_stems(x)) for x in (ROOT/'data_samples'/'az_train.txt').read_text(encoding='utf-8').splitlines() if x.strip()]
+        index = {}
+        for i, st in enumerate(paras):
+            for w in st: index.setdefault(w, set()).add(i)
+        _PARAS = dict(paras=paras, index=index, content={w for w, ps in index.items() if len(ps) < 0.05 * len(paras)})
+    return _PARAS
+
+def paragraph_cooccurrence(opt:str, question:str) -> int:
+    "Content stems of the question found in the az_train.txt paragraphs that hold every stem of the option (summed over those paragraphs)."
+    c, os_ = corpus_paragraphs(), set(az_stems(opt))
+    if not os_: return 0
+    qs = set(az_stems(question)) & c['content']
+    return sum(len(qs & c['paras'][i]) for i in set.intersection(*(c['index'].get(w, set()) for w in os_)))
+
+def stated_in_paragraph(question:str, answer:str, min_shared:int=2) -> bool:
+    "Whether some az_train.txt paragraph holds every stem of the answer and `min_shared` content stems of the question."
+    c, a = corpus_paragraphs(), set(az_stems(answer))
+    if not a: return False
+    qs = set(az_stems(question)) & c['content']
+    return any(len(qs & c['paras'][i]) >= min_shared for i in set.intersection(*(c['index'].get(w, set()) for w in a)))
+
+def in_training_corpus(question:str, answer:str) -> bool:
+    "Whether az_train.txt states the fact: in one sentence (`stated_in_corpus`) or in one paragraph, suffixes stripped (`stated_in_paragraph`)."
+    return stated_in_corpus(question, answer) or stated_in_paragraph(question, answer)
+
 def sentence_match(opt:str, passage:str, question:str) -> int:
     "Stems the question shares with the passage sentence that names the option, the best such sentence (the sliding-window baseline of MCTest)."
     qs = stems(question)
@@ -114,6 +145,58 @@ def mention_positions(opt:str, passage:str) -> list[int]:
     "The numbers of the passage sentences that name the option."
     return [i for i, x in enumerate(sentences(passage)) if mentions(x, opt)]
 
+# Task set v5: strategies that read the passage the way a keyword matcher does, under real suffix stripping rather than the
+# 5-letter prefixes of `stems`. No Azerbaijani stemmer ships on PyPI (Snowball has Turkish, whose alphabet and suffixes
+# differ: ə, q, x; -dır/-dir), so `az_stem` strips the inflectional suffixes a reference grammar lists, longest first,
+# while three letters or more remain; a final ğ (uşağa -> uşağ) is read back as q.
+AZ_SUFFIXES = sorted({s for base in ('lar lər', 'ların lərin', 'ları ləri', 'larda lərdə', 'lardan lərdən', 'dan dən tan tən',
+                                     'ndan ndən', 'da də ta tə', 'nda ndə', 'nın nin nun nün', 'ın in un ün', 'na nə ya yə', 'a ə',
+                                     'nı ni nu nü', 'yı yi yu yü', 'ı i u ü', 'sı si su sü', 'ım im um üm', 'ımız imiz umuz ümüz',
+                                     'ınız iniz unuz ünüz', 'mış miş muş müş', 'dı di du dü', 'acaq əcək', 'ır ir ur ür',
+                                     'maq mək', 'dır dir dur dür', 'la lə', 'lı li lu lü', 'sız siz suz süz', 'yır yir yur yür',
+                                     'ında ində unda ündə', 'ından indən undan ündən', 'sında sində', 'sından sindən', 'dakı dəki')
+                      for s in base.split()}, key=len, reverse=True)
+def az_stem(w:str) -> str:
+    "An Azerbaijani word without its inflectional suffixes (light stemming: at least three letters stay)."
+    w = G.low(w)
+    while True:
+        for suf in AZ_SUFFIXES:
+            if w.endswith(suf) and len(w) - len(suf) >= 3: w = w[:-len(suf)]; break
+        else: break
+    return w[:-1] + 'q' if w.endswith('ğ') else w
+def az_stems(s:str) -> list[str]: return [az_stem(w) for w in words(s)]
+
+_IDF = None
+def passage_idf() -> dict:
+    "Inverse document frequency of every stem over the sentences of all reading passages (a rare question word weighs more)."
+    global _IDF
+    if _IDF is None:
+        sents = [set(az_stems(x)) for p in read_passages() for x in sentences(p['passage'])]
+        df = Counter(w for st in sents for w in st)
+        _IDF = {w: math.log(len(sents) / c) for w, c in df.items()}
+    return _IDF
+
+def keyword_reading(opt:str, passage:str, question:str) -> dict:
+    """How a keyword matcher that knows Azerbaijani suffixes would rate an option: `proximity`, the fewest words between a
+    mention of the option and a passage word sharing a stem with the question (the audit's strategy); `stem_sentence`,
+    question stems in the best sentence naming the option; `idf_sentence`, the same weighted by IDF; `idf_window`, IDF of the
+    question stems within four words of a mention; `rare_anchor`, words between a mention and the passage's occurrence of the
+    question's rarest stem (a matcher that trusts the most specific word)."""
+    idf, qs = passage_idf(), set(az_stems(question)) - {''}
+    pw = words(passage); ps = [az_stem(w) for w in pw]
+    ow = words(opt)
+    ment = [i for i in range(len(pw)) if ow and all(i + j < len(pw) and (pw[i + j].startswith(w) or (len(w) > 3 and pw[i + j].startswith(w[:-1])))
+                                                      for j, w in enumerate(ow))]
+    qpos = [i for i, s in enumerate(ps) if s in qs and not any(m <= i < m + len(ow) for m in ment)]
+    present = [s for s in qs if s in ps]
+    anchor = max(present, key=lambda s: (idf.get(s, 0), s)) if present else None
+    apos = [i for i, s in enumerate(ps) if s == anchor]
+    sent_scores = [(len(qs & set(az_stems(x))), sum(idf.get(w, 0) for w in qs & set(az_stems(x)))) for x in sentences(passage) if mentions(x, opt)]
+    return dict(proximity=min((abs(m - q) for m in ment for q in qpos), default=999),
+                stem_sentence=max((a for a, _ in sent_scores), default=0), idf_sentence=round(max((b for _, b in sent_scores), default=0), 6),
+                idf_window=round(max((sum(idf.get(s, 0) for s in {ps[j] for j in range(max(0, m - 4), min(len(ps), m + len(ow) + 4))} & qs) for m in ment), default=0), 6),
+                rare_anchor=min((abs(m - a) for m in ment for a in apos), default=999))
+
 _FEATS = {}
 def option_features(opt:str, passage:str='', question:str='') -> dict:
     key = (opt, passage, question)
@@ -121,26 +204,32 @@ def option_features(opt:str, passage:str='', question:str='') -> dict:
         toks = shortcut_tokenizers()
         _FEATS[key] = dict(bytes=len(opt.encode()), **{f'tokens_{k}': n_tokens(t, opt) for k, t in toks.items()}, freq=freq_score(opt),
                            passage=overlap(opt, passage), question=overlap(opt, question), sentence=sentence_match(opt, passage, question) if passage else 0,
-                           cooc=cooccurrence(opt, question) if question else 0)
+                           cooc=cooccurrence(opt, question) if question else 0, para_cooc=paragraph_cooccurrence(opt, question) if question else 0)
         pos = mention_positions(opt, passage) if passage else []
         _FEATS[key].update(mentions=len(pos), first=min(pos, default=0), last=max(pos, default=0))
+        _FEATS[key].update(keyword_reading(opt, passage, question) if passage else dict(proximity=0, stem_sentence=0, idf_sentence=0, idf_window=0, rare_anchor=0))
     return _FEATS[key]
 
 # a strategy picks the option(s) with the best value of one feature; ties split the credit
 STRATEGIES = {'longest': ('bytes', max), 'shortest': ('bytes', min), 'fewest_tokens_llama3': ('tokens_llama3', min),
               'fewest_tokens_az4k': ('tokens_az4k', min), 'fewest_tokens_az16k': ('tokens_az16k', min), 'most_frequent_words': ('freq', max),
               'most_passage_overlap': ('passage', max), 'most_question_overlap': ('question', max),
-              'most_corpus_cooccurrence': ('cooc', max),
+              'most_corpus_cooccurrence': ('cooc', max), 'most_paragraph_cooccurrence': ('para_cooc', max),   # v5: a training paragraph, stems stripped
               # task set v3: the sliding-window baseline of MCTest (the option named in the passage sentence that shares
               # most stems with the question) and where and how often the passage names an option
               'best_sentence_match': ('sentence', max), 'most_mentioned': ('mentions', max), 'least_mentioned': ('mentions', min)}
 # Where the passage first or last names an option: balanced by the builder as far as the options allow and checked over
 # each task, not within each kind (a passage seldom names the place asked for last, and no choice of wrong places changes that)
 POSITION_STRATEGIES = {'first_mentioned': ('first', min), 'last_mentioned': ('last', max)}
+# Task set v5: the keyword matchers of `keyword_reading`, balanced by the builder over each task and within each kind
+KEYWORD_STRATEGIES = {'nearest_question_words': ('proximity', min), 'stem_sentence_match': ('stem_sentence', max),
+                      'idf_sentence_match': ('idf_sentence', max), 'idf_window': ('idf_window', max), 'nearest_rarest_word': ('rare_anchor', min)}
+STRATEGIES.update(KEYWORD_STRATEGIES)       # enforced like the others: the floors file and the task tests check every one of STRATEGIES
 # Strategies measured and reported but not balanced by the builder: none left (task set v3 balances them all, and the
 # option frequency over the task, `FREQUENCY_STRATEGIES`).
 OPEN_STRATEGIES = {}
-BALANCED = {**STRATEGIES, **POSITION_STRATEGIES, **OPEN_STRATEGIES}
+BALANCED = {**STRATEGIES, **POSITION_STRATEGIES, **KEYWORD_STRATEGIES, **OPEN_STRATEGIES}
+
 FREQUENCY_STRATEGIES = ('most_frequent_option', 'least_frequent_option')   # how often an option occurs among the task's options
 
 def frequency_credit(items:list[dict], answer_key='answer') -> list[dict]:
@@ -162,7 +251,7 @@ def _cost(totals:dict, credit:dict, n:int, chance:float) -> float:
     return sum((totals.get(k, 0) + v - n * chance) ** 2 for k, v in credit.items())
 
 # ---------------------------------------------------------------------------------------------- grammar
-CONTEXT_STRATEGIES = ('most_passage_overlap', 'most_question_overlap', 'most_corpus_cooccurrence', 'best_sentence_match', 'most_mentioned',
+CONTEXT_STRATEGIES = ('most_passage_overlap', 'most_question_overlap', 'most_corpus_cooccurrence', 'most_paragraph_cooccurrence', 'best_sentence_match', 'most_mentioned', *KEYWORD_STRATEGIES,
                       'least_mentioned', 'first_mentioned', 'last_mentioned')   # need a question or a passage
 GRAMMAR_STRATEGIES = {k: v for k, v in STRATEGIES.items() if k not in CONTEXT_STRATEGIES}
 
@@ -352,7 +441,7 @@ def reading_items() -> list[dict]:
             items.append(dict(id=f"{p['id']}-q{k}", family=p['id'], type=q['type'], question_type=QUESTION_TYPE[q['type']], passage=p['passage'], question=q['question'],
                               answer_text=q['answer'], pool=pool))
     items = balance_options(items, f'{SEED}-reading', 'question_type')
-    items = refine_options(drop_shortcut_answerable(items, 'question_type'), 'question_type')
+    items = refine_options(drop_shortcut_answerable(items, 'question_type', strategies=('best_sentence_match', *KEYWORD_STRATEGIES)), 'question_type')
     items = place_answers(items, f'{SEED}-reading-order')
     keys = ['id', 'family', 'type', 'question_type', 'passage', 'question', 'choices', 'answer', 'label']
     return [{k: it[k] for k in keys} for it in items]
@@ -515,8 +604,9 @@ TABLES_V3 = [
     ('operation-result', 'science', 'Riyaziyyatda {x} necə adlanır?', [('toplamanın nəticəsi', 'cəm'), ('çıxmanın nəticəsi', 'fərq'), ('vurmanın nəticəsi', 'hasil'),
         ('bölmənin nəticəsi', 'qismət')], ['kök', 'dərəcə', 'ədəd']),
     ('roman-numeral', 'science', 'Rum rəqəmi {x} neçəyə bərabərdir?', [('X', '10'), ('V', '5'), ('L', '50'), ('C', '100'), ('M', '1000'), ('D', '500'), ('XX', '20')]),
-    ('animal-record', 'science', '{x} heyvan hansıdır?', [('Quruda ən sürətli qaçan', 'gepard'), ('Ən hündürboylu', 'zürafə'), ('Dünyanın ən böyük', 'göy balina'),
-        ('Quruda yaşayanların ən böyüyü', 'fil'), ('Quşların ən böyüyü', 'dəvəquşu')]),
+    # task set v5: every question of the family grammatical ('Dünyanın ən böyük heyvanı'), the bird moved to knowledge.txt (its wrong answers birds)
+    ('animal-record', 'science', '{x} hansıdır?', [('Quruda ən sürətli qaçan heyvan', 'gepard'), ('Ən hündürboylu heyvan', 'zürafə'),
+        ('Dünyanın ən böyük heyvanı', 'göy balina'), ('Quruda yaşayan heyvanların ən böyüyü', 'fil')], ['ayı', 'begemot']),
     ('number-word', 'everyday', '«{x}» ədədi rəqəmlə necə yazılır?', [('yüz iyirmi beş', '125'), ('üç min', '3000'), ('iki yüz on', '210'), ('doxsan doqquz', '99'),
         ('min bir', '1001'), ('yeddi yüz yetmiş yeddi', '777')]),
     ('pen-name', 'culture', '{x} hansı təxəllüslə tanınan şairdir?', [('Məhəmməd Süleyman oğlu', 'Füzuli'), ('Mirzə Ələkbər Tahirzadə', 'Sabir'),
@@ -565,8 +655,7 @@ TABLES_V4 = [
         ('Tısbağa', 'sürünənlər'), ('Qarışqa', 'həşəratlar'), ('Dəniz atı', 'balıqlar')]),
     ('az-holiday', 'culture', 'Azərbaycanda {x} hansı tarixdə qeyd olunur?', [('Zəfər Günü', '8 noyabr'), ('Konstitusiya Günü', '12 noyabr'), ('Milli Dirçəliş Günü', '17 noyabr'),
         ('Yeni il', '1 yanvar')], ['28 may', '15 iyun']),
-    ('largest-country', 'geography', '{x} ərazisinə görə ən böyük ölkə hansıdır?', [('Afrikada', 'Əlcəzair'), ('Cənubi Amerikada', 'Braziliya'),
-        ('Ərəb yarımadasında', 'Səudiyyə Ərəbistanı'), ('Şimali Amerikada', 'Kanada')], ['Argentina', 'Misir', 'Meksika']),
+    # task set v5: 'largest-country' moved to knowledge.txt, where each region's question has countries of that region as wrong answers
     ('longest-river', 'geography', '{x} ən uzun çayı hansıdır?', [('Afrikanın', 'Nil'), ('Cənubi Amerikanın', 'Amazon'), ('Avropanın', 'Volqa'),
         ('Şimali Amerikanın', 'Missisipi'), ('Asiyanın', 'Yantszı'), ('Avstraliyanın', 'Murrey')]),
     ('capital-africa', 'geography', '{x} dövlətinin paytaxtı hansı şəhərdir?', [('Nigeriya', 'Abuca'), ('Qana', 'Akkra'), ('Liviya', 'Tripoli'), ('Sudan', 'Xartum'),
@@ -617,7 +706,7 @@ def all_facts() -> list[dict]:
 def knowledge_items(in_corpus:bool=False, # False: facts az_train.txt does not state (az_knowledge); True: those it states (az_corpus_recall)
                    ) -> list[dict]:
     "The knowledge questions of one side of the split: a fact stated in the CPT corpus tests recall of that corpus, not knowledge."
-    items = [it for it in all_facts() if stated_in_corpus(it['question'], it['answer_text']) == in_corpus]
+    items = [it for it in all_facts() if in_training_corpus(it['question'], it['answer_text']) == in_corpus]
     tag = 'corpus-recall' if in_corpus else 'knowledge'
     items = balance_options(items, f'{SEED}-{tag}', 'topic', length_weight=0.2)
     items = place_answers(items, f'{SEED}-{tag}-order')
