@@ -303,8 +303,10 @@ def gguf_tokenizer(meta:dict, # from `read_gguf_tokenizer`
 # max |Δlogit| / max |logit| and greedy agreement against the model with its weights as the file stores them (`as_stored`):
 # the same numbers in float32, so what is left is summation order; a wrong tensor, layout or hyper-parameter moves logits by far more
 TOLERANCE = {q: dict(rel_logit=1e-3, top1=0.999) for q in QUANTS + K_QUANTS}
-# llama.cpp's CPU kernels round the activations too (to f16 against f16 weights, to 8-bit blocks against q8_0 ones)
-LLAMA_CPP_TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), **{q: dict(rel_logit=0.05, top1=0.95) for q in ('q8_0',) + K_QUANTS}}
+# llama.cpp's CPU kernels round the activations too (to f16 against f16 weights, to 8-bit blocks against q8_0 and K-quant ones);
+# a K-quant file mixes 4- to 8-bit types, and SmolLM2's q4_k_m differs from its own weights by 10.7% of the largest logit at
+# 94.3% greedy agreement: the bound still catches a wrong layout or tokenizer, which moves logits by their whole size
+LLAMA_CPP_TOLERANCE = {'f16': dict(rel_logit=0.01, top1=0.99), 'q8_0': dict(rel_logit=0.05, top1=0.95), **{q: dict(rel_logit=0.15, top1=0.9) for q in K_QUANTS}}
 TEMPLATE_CHECK = [{'role': 'system', 'content': 'Sən köməkçisən.'}, {'role': 'user', 'content': 'Salam!'},
                   {'role': 'assistant', 'content': 'Salam, necə kömək edim?'}, {'role': 'user', 'content': 'Balansım?'}]
 

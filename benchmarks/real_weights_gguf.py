@@ -85,6 +85,12 @@ def main(argv=None):
                      "dequantized; 'trained': against the model before export, in float32."),
                rows=rows)
     out = Path(a.out) if a.out else ROOT/'benchmarks'/'results'/f'real_weights_gguf_{card}.json'
+    if out.exists():                              # rows of other quantizations, made on the same model and documents, are kept
+        old = json.loads(out.read_text())
+        if old.get('model') == str(model) and all(r['documents'] == a.docs for r in old['rows']):
+            done = {r['quant'] for r in rows}
+            res['rows'] = [r for r in old['rows'] if r['quant'] not in done] + rows
+            res['command'] = old['command'] + '; ' + res['command']
     out.write_text(json.dumps(res, indent=1) + '\n')
     print('wrote', out)
 
