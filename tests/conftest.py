@@ -126,3 +126,17 @@ def moto_sagemaker(monkeypatch):
     monkeypatch.delenv('AWS_PROFILE', raising=False); monkeypatch.delenv('AWS_SESSION_TOKEN', raising=False)
     try: yield url
     finally: server.stop()
+
+
+def nudged_peft(tok):
+    "A tiny Llama with a LoRA adapter whose B matrices are not zero, so a policy differs from its reference (the DPO and GRPO oracle tests)."
+    import torch
+    from peft import get_peft_model
+    from azllm.model import load_model
+    from azllm.sft import lora_config
+    m = load_model('preset:llama-tiny', tok)
+    m = get_peft_model(m, lora_config(m, 4, 8, 0.0))
+    with torch.no_grad():
+        for i, (n, p) in enumerate(m.named_parameters()):
+            if 'lora_B' in n: p.normal_(0, 0.5, generator=torch.Generator().manual_seed(i))
+    return m

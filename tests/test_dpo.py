@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 import yaml
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, nudged_peft
 from azllm.core import AzllmError, load_config
 from azllm.data import read_documents
 from azllm.model import load_model
@@ -23,17 +23,6 @@ pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 def toks():
     return {'custom': check_chat_tokenizer(train_tokenizer(read_documents(DATA/'az_train.txt'), 2000)),
             'llama3': check_chat_tokenizer(load_tokenizer())}
-
-
-def nudged_peft(tok):
-    "A tiny Llama with a LoRA adapter whose B matrices are not zero, so the policy differs from the reference."
-    from peft import get_peft_model
-    m = load_model('preset:llama-tiny', tok)
-    m = get_peft_model(m, lora_config(m, 4, 8, 0.0))
-    with torch.no_grad():
-        for i, (n, p) in enumerate(m.named_parameters()):
-            if 'lora_B' in n: p.normal_(0, 0.5, generator=torch.Generator().manual_seed(i))
-    return m
 
 
 def shortest(rows, per_kind=1):

@@ -5,7 +5,7 @@ import math, sys, types
 import pytest
 import torch
 import yaml
-from conftest import DATA
+from conftest import DATA, nudged_peft
 from azllm.tokenizer import load_tokenizer
 from azllm.chats import check_chat_tokenizer
 from azllm.model import load_model
@@ -20,17 +20,6 @@ pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
 @pytest.fixture(scope='module')
 def tok():
     return check_chat_tokenizer(load_tokenizer())
-
-
-def nudged_peft(tok):
-    "A tiny Llama with a LoRA adapter whose B matrices are not zero, so the policy differs from the reference."
-    from peft import get_peft_model
-    m = load_model('preset:llama-tiny', tok)
-    m = get_peft_model(m, lora_config(m, 4, 8, 0.0))
-    with torch.no_grad():
-        for i, (n, p) in enumerate(m.named_parameters()):
-            if 'lora_B' in n: p.normal_(0, 0.5, generator=torch.Generator().manual_seed(i))
-    return m
 
 
 def grpo_batch(tok, B=6, P=7, C=5, seed=0):
