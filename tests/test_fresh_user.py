@@ -201,8 +201,8 @@ def _readme_commands(prefix:str) -> list[list[str]]:
 
 
 def test_readme_puts_the_cpu_install_first_and_says_how_to_get_chromium():
-    first = re.search(r'```bash\n(.*?)\n', README.split('## Quickstart', 1)[1]).group(1)
-    assert first.startswith('pip install torch==2.13.0 ') and 'CPU' in first
+    first = re.search(r'```bash\n(.*?)\n', README.split('## Install', 1)[1]).group(1)
+    assert first.startswith('pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu') and 'CPU' in first
     assert 'apt-get install chromium' in README
 
 
