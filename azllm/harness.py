@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/harness.html.md"""
 
 # %% ../nbs/39_harness.ipynb #82330298
 from __future__ import annotations
-import collections, contextlib, functools, inspect, io, json, logging, math, os, random, time
+import collections, contextlib, functools, inspect, io, json, logging, math, os, random, re, time
 import yaml
 from unittest import mock
 from pathlib import Path
@@ -837,12 +837,12 @@ def _short(s:str, n:int=40) -> str: return repr(s if len(s) <= n else s[:n] + '�
 
 def generation_checks(outputs:dict, # model -> {doc_id: generated text}, one generate_until task (`split_samples(...)['outputs'][task]`)
                      ) -> pd.DataFrame:
-    "Per model: items, distinct and empty answers, its most frequent answer, and the models that gave exactly the same answers."
+    "Per model: items, distinct and empty answers (no letter or digit, as the `empty` metric counts them), its most frequent answer, and the models that gave exactly the same answers."
     rows = {}
     for n, o in outputs.items():
         texts = [o[i].strip() for i in sorted(o)]
         top, k = collections.Counter(texts).most_common(1)[0] if texts else ('', 0)
-        rows[n] = {'items': len(texts), 'distinct answers': len(set(texts)), 'empty answers': sum(not t for t in texts),
+        rows[n] = {'items': len(texts), 'distinct answers': len(set(texts)), 'empty answers': sum(not re.search(r'\w', t) for t in texts),
                    'most frequent answer': f'{_short(top)} ×{k}', 'same answers as': ', '.join(m for m, p in outputs.items() if m != n and p == o)}
     return pd.DataFrame.from_dict(rows, orient='index').rename_axis('model')
 
@@ -859,7 +859,7 @@ def generation_notes(outputs:dict, # as for `generation_checks`
                          "so their scores are equal by construction: these items cannot tell them apart.")
     for n, row in generation_checks(outputs).iterrows():
         if row['items'] > 1 and row['distinct answers'] == 1:
-            notes.append(f"{task}: {n} wrote one answer to all {row['items']} items, " + ('an empty one (nothing but special tokens, or a stop at once): chrF 0.'
+            notes.append(f"{task}: {n} wrote one answer to all {row['items']} items, " + (f"an empty one, {row['most frequent answer'].rsplit(' ×', 1)[0]} (no letter or digit: punctuation, special tokens or a stop at once)."
                          if row['empty answers'] else f"{row['most frequent answer'].rsplit(' ×', 1)[0]}: it has not learnt to answer."))
-        elif row['empty answers']: notes.append(f"{task}: {row['empty answers']} of {n}'s {row['items']} answers are empty.")
+        elif row['empty answers']: notes.append(f"{task}: {row['empty answers']} of {n}'s {row['items']} answers are empty (no letter or digit).")
     return notes

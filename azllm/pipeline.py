@@ -15,6 +15,7 @@ from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS
 from .cpt import CPTRun, train as train_cpt
 from .runtime import quiet
+from .report import report_summary
 from .trainer import read_log, read_losses
 from .harness import benchmark_table
 from .commands import QUICKSTART
@@ -216,8 +217,8 @@ def eval_step(out:Path, # run directory
               "a model of Azerbaijani text learns, long before facts. `az_sft_gen` is the chat task: answers to held-out SFT "
               "questions, chrF against the reference (higher is better) and the share of repeated 4-grams (rep4, lower is better). "
               "See [Benchmarks](https://azllm.github.io/azllm/harness.html) for the method.",
-              md_table(controls_table(ctl)), '**Paired tests**: each model against its floor, then each pair of models.',
-              '\n'.join(f"- {p['sentence']}" for p in ctl['pairs']),
+              md_table(controls_table(ctl)), f"**Paired tests**: each model against its floor, then each pair of models, "
+              f"{len(ctl['pairs'])} sentences in [eval/report.md](eval/report.md).",
               *[md_table(x) if isinstance(x, pd.DataFrame) else x for x in generation_check_sections(task_outputs(results, floors)) if x is not None],
               '![scores, intervals and floors](eval/controls.png)'] if tasks else
              ["Benchmarks skipped: lm-evaluation-harness is not installed (`pip install 'azllm[harness]'`)."])
@@ -288,6 +289,8 @@ def _report_md(rep:dict) -> str:
         f"Data: `{rep['data']['train']}` ({rep['data']['train_documents']} documents) for training, "
         f"`{rep['data']['valid']}` ({rep['data']['valid_documents']} documents) held out for every figure below. "
         "Tiny models on a CPU: the numbers show the method working, not what a 1B model reaches.",
+        '## Summary', '\n'.join(report_summary(rep)),
+        *(['![scores, intervals and floors](eval/controls.png)'] if rep.get('controls') else []),
         '## Stage 1: tokenizers',
         f"Fertility (tokens per word) on held-out Azerbaijani: Llama 3's tokenizer (`llama3`) **{f['base']['fertility']:.2f}**, "
         f"extended ({f['extended']['name']}) **{f['extended']['fertility']:.2f}**, custom ({f['custom']['name']}) "

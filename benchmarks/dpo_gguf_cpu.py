@@ -4,7 +4,7 @@
 
 TRL: relative difference of azllm's loss from TRL 1.16's on the same pairs and model (fp64 LoRA tiny Llama, adapter
 nudged off zero), per loss type and tokenizer. GGUF: a tiny random Llama per tokenizer exported as f16 and q8_0 and read
-back by the export's round trip (transformers' GGUF loader until issue 31, azllm's reader into a transformers Llama since;
+back by the export's round trip (transformers' GGUF loader at first, azllm's reader into a transformers Llama since;
 the committed results file predates that): ids identical on held-out documents, max logit difference, greedy agreement, file size."""
 import json, platform, sys, tempfile, time
 from pathlib import Path

@@ -9,7 +9,7 @@ with the same pairs, data_samples/dpo/train.jsonl (KTO rows: data_samples/kto/tr
 desirable and undesirable examples). Each row runs in its own process:
 - azllm_dpo: the real command, `python -m azllm.cli train configs/dpo_llama-3.2-1b.yml` as shipped (float8 frozen base,
   fused LoRA kernels, compiled layers, flex attention, the chunked head, the cached reference), figures from its log.jsonl;
-- azllm_dpo_unfused: the same with the levers of before issue 35: full logits (head_chunk null), the reference in every
+- azllm_dpo_unfused: the same without the DPO speed levers: full logits (head_chunk null), the reference in every
   step (reference forward), bf16 (precision auto), no LoRA kernels, micro-batch 4 x 2;
 - azllm_dpo_seed1: azllm_dpo with seed 1 (the scale of a seed's change of the losses and reward accuracy); any azllm row
   takes a `_seedN` suffix the same way (azllm_dpo_seed2, azllm_dpo_unfused_seed1): with several seeds of the shipped and the
@@ -241,7 +241,7 @@ def seed_noise(g:dict) -> dict:
 
 
 def summarize(rows:dict, tiny:bool=False) -> dict:
-    "The headline figures: the shipped row against TRL's best DPO row, and (not at the tiny shape) the goals of issue 35."
+    "The headline figures: the shipped row against TRL's best DPO row, and (not at the tiny shape) the DPO speed goals."
     ok = {k: r for k, r in rows.items() if 'error' not in r and r.get('tok_per_s')}
     trl = {k: r for k, r in ok.items() if k.startswith('trl_dpo')}
     out = {}
@@ -287,7 +287,7 @@ def markdown_table(path:str|Path) -> str:
 
 
 def summary_sentence(path:str|Path) -> str:
-    "The file's summary against issue 35's goals, in one sentence ('' when the file or its summary is missing, or at the tiny shape)."
+    "The file's summary against the DPO speed goals, in one sentence ('' when the file or its summary is missing, or at the tiny shape)."
     path = Path(path)
     if not path.exists(): return ''
     res = json.loads(path.read_text()); s = res.get('summary', {})

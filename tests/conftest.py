@@ -13,6 +13,20 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT/'data_samples'
 
 
+# The slowest checks, run by CI in a leg of their own after the test command (`pytest -m extended`), not by tests/run.sh:
+# the bundled task files checked item by item (they change only when their builder runs) and the real-weights quickstart
+# end to end (its stages are tested one by one in the test command). About six minutes of one core on an idle machine.
+EXTENDED = {'test_tasks.py::test_untrained_model_scores_at_chance_on_every_item',
+            'test_tasks.py::test_task_data_is_what_the_build_script_writes',
+            'test_tasks.py::test_near_duplicate_definition_and_none_in_the_tasks',
+            'test_real_weights.py::test_the_quickstart_on_real_weights_answers_before_and_after'}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if f"{Path(str(item.fspath)).name}::{item.originalname}" in EXTENDED: item.add_marker(pytest.mark.extended)
+
+
 def azllm(*args, cwd=None):
     "Run the `azllm` command in a fresh process, as a user would."
     return subprocess.run([sys.executable, '-m', 'azllm.cli', *map(str, args)], capture_output=True, text=True, cwd=cwd)

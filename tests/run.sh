@@ -53,7 +53,8 @@ fi
 echo "== 5/5 pytest"
 # two workers (pytest-xdist), each test file whole on one of them (its module fixtures run once): most tests wait on a
 # subprocess's imports or on one thread of a tiny model, so two files at a time use both cores; one thread each, as the notebooks in step 2
-OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --durations=25 tests
+# (the few slowest checks, marked `extended` in tests/conftest.py, run in CI's next leg: `python -m pytest -m extended`)
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --durations=25 -m "not extended" tests
 
 if [ "$runs_before" != "$(runs_snapshot)" ]; then
   echo "FAIL: the test suite changed runs/ (it must use temporary directories only):"
