@@ -1,7 +1,8 @@
 """GRPO speed on one GPU: the engine's sampler against `transformers.generate`, and a GRPO step of `azllm train` against TRL's
 GRPOTrainer without vLLM, at the same prompts, generations, lengths and LoRA settings.
 
-    python benchmarks/grpo_throughput.py --out benchmarks/results/grpo_throughput_h100.json   # one H100/H200, ~6 minutes
+    python benchmarks/grpo_throughput.py --out benchmarks/results/grpo_throughput_h100.json   # one H100/H200, at most --budget 500 s
+    python benchmarks/grpo_throughput.py --rows grpo_trl_static --out benchmarks/results/grpo_throughput_h100.json   # adds a row
     python benchmarks/grpo_throughput.py --tiny --out /tmp/grpo-tiny.json                     # CPU check of the script at a tiny shape
 
 Every row uses one model, saved once in --model-dir: the Llama 3.2 1B shape, random init (seed 0), the Llama 3 tokenizer;
@@ -25,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PROMPTS, CFG = ROOT/'data_samples/az_math/train.jsonl', ROOT/'configs/grpo_llama-3.2-1b.yml'
-ROWS = 'gen_hf,gen_engine,gen_engine_eager,grpo_azllm,grpo_trl,grpo_trl_static'
+ROWS = 'gen_hf,gen_engine,grpo_azllm,grpo_trl,gen_engine_eager,grpo_trl_static'
+DEFAULT_ROWS = 'gen_hf,gen_engine,grpo_azllm,grpo_trl,gen_engine_eager'   # grpo_trl_static on request (it compiles: minutes)
 FULL = dict(preset='llama-3.2-1b', prompts=64, max_new_tokens=256, steps=6, skip=2, micro_batch=8, generations=8, gen_repeats=2)
 TINY = dict(preset='llama-tiny', prompts=4, max_new_tokens=8, steps=2, skip=0, micro_batch=2, generations=2, gen_repeats=1)
 LORA = dict(r=16, lora_alpha=32, lora_dropout=0.0, target_modules=['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'])
@@ -105,7 +107,7 @@ def row_azllm(a) -> dict:
     cfg = {**yaml.safe_load(CFG.read_text()), **over}
     run_cfg = Path(a.work)/'bench-grpo_azllm.yml'; run_cfg.write_text(yaml.safe_dump(cfg))
     t0 = time.time()
-    p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(run_cfg)], capture_output=True, text=True, timeout=a.timeout)
+    p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(run_cfg)], capture_output=True, text=True, timeout=a.row_timeout)
     log = [r for r in read_log(out) if 'loss' in r] if (out/'log.jsonl').exists() else []
     if not log: return dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:400], stderr_tail=p.stderr[-3000:])
     prev = [0] + [r['tokens'] for r in log[:-1]]
@@ -203,12 +205,13 @@ def markdown_tables(path:str|Path) -> str:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--rows', default=ROWS, help=f"comma-separated, of {ROWS}; rows not run are kept from --out")
+    ap.add_argument('--rows', default=DEFAULT_ROWS, help=f"comma-separated, of {ROWS}; rows not run are kept from --out")
+    ap.add_argument('--budget', type=int, default=500, help='seconds all rows may take together (rows past it are skipped)')
     ap.add_argument('--tiny', action='store_true', help='CPU check at a tiny shape')
     ap.add_argument('--out', required=True, help='results JSON')
     ap.add_argument('--work', default='/tmp/grpo-bench', help='model and run directories')
     ap.add_argument('--model-dir', help='the model every row uses (made from the preset when missing)')
-    ap.add_argument('--timeout', type=int, default=240, help='seconds one row may take')
+    ap.add_argument('--timeout', type=int, default=200, help='seconds one row may take')
     for k, v in FULL.items():
         if k != 'preset': ap.add_argument('--' + k.replace('_', '-'), type=int, default=None, help=f'default {v} (tiny: {TINY[k]})')
     ap.add_argument('--row', help=argparse.SUPPRESS)
@@ -228,17 +231,20 @@ def main():
                settings={k: getattr(a, k) for k in FULL}, rows=dict(old.get('rows', {})))
     try: res['versions']['trl'] = __import__('trl').__version__
     except ImportError: pass
+    start = time.time()
     for row in a.rows.split(','):
         if row not in ROWS.split(','): raise SystemExit(f"unknown row {row!r}; rows: {ROWS}")
-        t0 = time.time()
+        t0, left = time.time(), int(a.budget - (time.time() - start))
+        if left < 30: print(f"{row}: skipped, the budget of {a.budget} s is spent", flush=True); continue
+        a.row_timeout = min(a.timeout, left)
         try:
             if row == 'grpo_azllm': r = row_azllm(a)
             else:
                 argv = [sys.executable, __file__, '--row', row, '--out', a.out, '--work', a.work, '--model-dir', a.model_dir] + (['--tiny'] if a.tiny else [])
                 argv += [x for k in FULL if k != 'preset' for x in ('--' + k.replace('_', '-'), str(getattr(a, k)))]
-                p = subprocess.run(argv, capture_output=True, text=True, timeout=a.timeout)
+                p = subprocess.run(argv, capture_output=True, text=True, timeout=a.row_timeout)
                 r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400], stderr_tail=p.stderr[-3000:])
-        except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.timeout} s')
+        except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.row_timeout} s')
         r['wall_s'] = time.time() - t0
         res['rows'][row] = r
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'reward', 'completion_len', 'stderr_tail', 'steps_s')})[:500], flush=True)
