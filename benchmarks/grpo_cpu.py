@@ -49,7 +49,7 @@ def run(a) -> dict:
     from azllm.trainer import Trainer, read_log
     out = Path(tempfile.mkdtemp(prefix='grpo-cpu-'))/'run'
     over = [f'model={a.model}', f'output_dir={out}', f'seed={a.seed}', f'max_steps={a.steps}', f'lr={a.lr}', f'micro_batch={a.prompts}',
-            f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0',
+            f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0', f'beta={a.beta}',
             f'save_every={a.steps}', 'tensorboard=false', 'log_every=1']
     cfg = load_config(ROOT/'configs'/'grpo_tiny.yml', GRPORun, over)
     t0, load0 = time.time(), os.getloadavg()[0]
@@ -98,7 +98,7 @@ if __name__ == '__main__':
     p.add_argument('--model', default='smollm2'); p.add_argument('--steps', type=int, default=6)
     p.add_argument('--lr', type=float, default=2e-4); p.add_argument('--prompts', type=int, default=2)
     p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=32)
-    p.add_argument('--eval-rows', type=int, default=16)
+    p.add_argument('--eval-rows', type=int, default=16); p.add_argument('--beta', type=float, default=0.04)
     f = sub.add_parser('sft')
     f.add_argument('--out', required=True); f.add_argument('--model', default='smollm2'); f.add_argument('--steps', type=int, default=16)
     f.add_argument('--lr', type=float, default=5e-4); f.add_argument('--micro-batch', type=int, default=4); f.add_argument('--seq-len', type=int, default=256)
