@@ -90,6 +90,7 @@ class TrainConfig(Config):
 
     def fused_lora(self) -> bool: return False                 # a stage with fused LoRA kernels (SFT's lora_kernels) says whether it uses them
     def base_in_4bit(self) -> 'bool | None': return None        # a stage that can load its frozen base in 4 bits (SFT's load_in_4bit) says whether it does
+    def rows_per_micro_batch(self, micro_batch:int) -> int: return micro_batch   # sequences a micro-batch puts through the model (GRPO: prompts x generations)
 
     @field_validator('micro_batch', mode='wrap')
     @classmethod

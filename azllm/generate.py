@@ -12,6 +12,7 @@ from pydantic import Field
 from .core import AzllmError, Config
 from .tokenizer import load_tokenizer, resolve_tokenizer, has_tokenizer, EOT
 from .chats import check_chat_tokenizer, end_of_turn
+from .decode import decoder_for
 
 # %% auto #0
 __all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'GGUF_CONTEXT', 'Sampling',
@@ -165,7 +166,7 @@ def sample_ids(model, tok, # a causal LM and its tokenizer
                top_p:float=SAMPLING.top_p, # nucleus sampling (with temperature > 0)
                streamer=None, # a transformers streamer (one prompt, n=1)
               ) -> tuple:
-    "`n` continuations of every prompt in one left-padded batch (KV cache), each stopping at its own end of turn: ids and mask (B*n, C), the mask 1 up to and with the stop token."
+    "`n` continuations of every prompt in one left-padded batch (a static KV cache, the decode step compiled on a GPU: `azllm.decode`), each stopping at its own end of turn: ids and mask (B*n, C), the mask 1 up to and with the stop token."
     check_sampling(temperature, top_p)
     import torch
     stop = stop_ids(tok)
@@ -173,19 +174,11 @@ def sample_ids(model, tok, # a causal LM and its tokenizer
     P = max(len(p) for p in prompts)
     ids = torch.tensor([[pad] * (P - len(p)) + list(p) for p in prompts], device=model.device).repeat_interleave(n, 0)
     am = torch.tensor([[0] * (P - len(p)) + [1] * len(p) for p in prompts], device=model.device).repeat_interleave(n, 0)
-    # None overrides sampling settings a model's generation_config may carry (Llama 3.2: temperature 0.6, top_p 0.9)
-    sample = (dict(do_sample=True, temperature=temperature, top_p=top_p) if temperature > 0
-              else dict(do_sample=False, temperature=None, top_p=None, top_k=None))
     was = model.training
     model.eval()                        # dropout (LoRA's included) off: greedy decoding is then deterministic
     try:
-        with torch.no_grad(), decode_threads(model):    # use_cache: a model set up for training has it off in its config
-            out = model.generate(input_ids=ids, attention_mask=am, max_new_tokens=max_new_tokens, eos_token_id=stop, pad_token_id=pad,
-                                 streamer=streamer, use_cache=True, **sample)[:, P:]
+        with decode_threads(model): return decoder_for(model).sample(ids, am, max_new_tokens, temperature, top_p, stop, pad, streamer)
     finally: model.train(was)
-    hit = torch.isin(out, torch.tensor(stop, device=out.device)).int()
-    after = (hit.cumsum(1) - hit) > 0                   # past each row's first stop token: what generate padded
-    return out.masked_fill(after, pad), (~after).long()
 
 def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_model`)
              prompt:str|list[dict], # a conversation ending with a user turn, or one text

@@ -124,6 +124,8 @@ class GRPORun(SFTRun):
         combined_reward(self.rewards)                      # every name known: built in, or from a --reward-module
         return self
 
+    def rows_per_micro_batch(self, micro_batch:int) -> int: return micro_batch * self.num_generations   # what the memory check counts
+
     def objective(self):
         "The run's loss, from the registry: `loss_type` with the run's settings."
         return objective(self.loss_type, beta=self.beta, epsilon=self.epsilon, epsilon_high=self.epsilon_high, temperature=self.temperature,

@@ -152,10 +152,12 @@ def check_model_loads(cfg:TrainConfig, rt:Runtime):
 
 def check_step_fits(model, cfg:TrainConfig, micro_batch:int, plan:Plan):
     "Refuse, with the number and the fix, a step whose memory floor cannot fit this device (`plan.memory_gib`, from `size_plan`)."
-    need, have = step_memory_gib(model, cfg, micro_batch, plan), plan.memory_gib
+    rows = cfg.rows_per_micro_batch(micro_batch)          # GRPO: each prompt brings num_generations sequences
+    need, have = step_memory_gib(model, cfg, rows, plan), plan.memory_gib
     if need['total'] <= FIT_MARGIN * have: return
     where = 'this GPU has' if plan.cuda else f"this machine's RAM gives each process"
-    raise AzllmError(f"micro_batch {micro_batch} x seq_len {cfg.seq_len} needs at least {need['total']:,.1f} GiB per process "
+    seqs = f" ({rows} sequences)" if rows != micro_batch else ''
+    raise AzllmError(f"micro_batch {micro_batch}{seqs} x seq_len {cfg.seq_len} needs at least {need['total']:,.1f} GiB per process "
                      f"(model state {need['state']:,.1f}, activations {need['activations']:,.1f} of which logits {need['logits']:,.1f}), "
                      f"but {where} {have:,.1f} GiB; lower micro_batch (raise grad_accum to keep the batch) or seq_len, set "
                      "grad_checkpointing: true, or use micro_batch: auto with global_batch (memory_check: false tries anyway)")

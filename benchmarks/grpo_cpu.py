@@ -1,12 +1,15 @@
 """GRPO on a real model, on a CPU: the mean held-out reward of SmolLM2-135M-Instruct (`model: smollm2`) on the bundled
 Azerbaijani word problems (the first --eval-rows of data_samples/az_math/valid.jsonl, greedy completions) before and after a
-short GRPO run of configs/grpo_tiny.yml's recipe, one seed per process.
+short GRPO run of configs/grpo_tiny.yml's recipe, one seed per process. The GRPO runs start from a short LoRA SFT on the
+training problems with worked answers that end in the answer line (data_samples/az_math/sft_train.jsonl), so the model
+writes the line the format and numeric rewards read; without it SmolLM2 never writes it and those rewards stay 0.
 
-    python benchmarks/grpo_cpu.py run --seed 0 --out /tmp/grpo-s0.json     # a seed (run the seeds side by side as processes)
-    python benchmarks/grpo_cpu.py run --seed 1 --out /tmp/grpo-s1.json
-    python benchmarks/grpo_cpu.py merge /tmp/grpo-s0.json /tmp/grpo-s1.json  # -> benchmarks/results/grpo_cpu.json
+    python benchmarks/grpo_cpu.py sft --out /tmp/grpo-sft                                  # once: the SFT run GRPO starts from
+    python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 0 --out /tmp/grpo-s0.json  # a seed (seeds side by side as processes)
+    python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 1 --out /tmp/grpo-s1.json
+    python benchmarks/grpo_cpu.py merge --sft /tmp/grpo-sft /tmp/grpo-s0.json /tmp/grpo-s1.json  # -> benchmarks/results/grpo_cpu.json
 
-"Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the base model itself),
+"Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the SFT model itself),
 "after" the same validation at the end, so both are scored by one function on the same prompts.
 """
 from __future__ import annotations
@@ -22,6 +25,23 @@ def machine() -> str:
     return f"CPU ({os.cpu_count()} cores, {platform.processor() or platform.machine()})"
 
 
+def sft(a) -> dict:
+    "LoRA SFT of `a.model` on the worked training problems: the model GRPO starts from (its run directory is `a.out`)."
+    from azllm.cli import main as azllm
+    cfg = dict(stage='sft', output_dir=a.out, model=a.model, train_data=str(ROOT/'data_samples'/'az_math'/'sft_train.jsonl'),
+               seq_len=a.seq_len, micro_batch=a.micro_batch, max_steps=a.steps, lr=a.lr, warmup_steps=2, lr_scheduler='cosine',
+               lora_r=16, lora_alpha=32, lora_dropout=0.0, train_embeddings=False, weight_decay=0.0, seed=0, log_every=1,
+               save_every=10**6, keep_last=1, tensorboard=False, liger=False, compile=False)
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    (spec := Path(a.out + '.json')).write_text(json.dumps(cfg))
+    t0, load0 = time.time(), os.getloadavg()[0]
+    if (rc := azllm(['train', str(spec)])) != 0: raise SystemExit(f"sft: azllm train exited {rc}")
+    info = dict(config={k: v for k, v in cfg.items() if k != 'output_dir'}, seconds=round(time.time() - t0), load_average_at_start=load0,
+                load_average_at_end=os.getloadavg()[0], command='python ' + ' '.join(sys.argv), machine=machine())
+    (Path(a.out)/'sft_info.json').write_text(json.dumps(info, indent=1))
+    return info
+
+
 def run(a) -> dict:
     from azllm.core import load_config
     from azllm.grpo import GRPORun, GRPOTask
@@ -29,7 +49,7 @@ def run(a) -> dict:
     from azllm.trainer import Trainer, read_log
     out = Path(tempfile.mkdtemp(prefix='grpo-cpu-'))/'run'
     over = [f'model={a.model}', f'output_dir={out}', f'seed={a.seed}', f'max_steps={a.steps}', f'lr={a.lr}', f'micro_batch={a.prompts}',
-            f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0',
+            f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0', f'beta={a.beta}',
             f'save_every={a.steps}', 'tensorboard=false', 'log_every=1']
     cfg = load_config(ROOT/'configs'/'grpo_tiny.yml', GRPORun, over)
     t0, load0 = time.time(), os.getloadavg()[0]
@@ -48,8 +68,9 @@ def run(a) -> dict:
                 overrides=over, command='python ' + ' '.join(sys.argv), machine=machine())
 
 
-def merge(files:list[str]) -> dict:
+def merge(files:list[str], sft_dir:str|None=None) -> dict:
     runs = [json.loads(Path(f).read_text()) for f in files]
+    sft_info = json.loads((Path(sft_dir)/'sft_info.json').read_text()) if sft_dir else None
     keys = [k for k in runs[0]['before'] if k.startswith('val_reward')]
     rows = []
     for k in keys:
@@ -58,11 +79,15 @@ def merge(files:list[str]) -> dict:
         rows.append(dict(reward=k[len('val_'):], before=statistics.mean(b), after=statistics.mean([r['after'][k] for r in runs]),
                          change=statistics.mean(d), se=se, per_seed_change=d,
                          verdict='beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
-    return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
+    pre = f"{sft_info['command']}; " if sft_info else ''
+    return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {pre}{'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
                 note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average {min(r['load_average_at_start'] for r in runs):.1f} "
                       f"to {max(r['load_average_at_end'] for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
-                      f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds."),
-                seeds=[r['seed'] for r in runs], seconds=[round(r['seconds']) for r in runs], rows=rows, runs=runs)
+                      f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds; "
+                      f"'beyond noise' when the mean change exceeds twice it."
+                      + (f" GRPO starts from a LoRA SFT of the base on the worked training problems ({sft_info['config']['max_steps']} steps, "
+                         f"{sft_info['seconds']} s)." if sft_info else " GRPO starts from the base model itself (no SFT).")),
+                sft=sft_info, seeds=[r['seed'] for r in runs], seconds=[round(r['seconds']) for r in runs], rows=rows, runs=runs)
 
 
 if __name__ == '__main__':
@@ -73,10 +98,14 @@ if __name__ == '__main__':
     p.add_argument('--model', default='smollm2'); p.add_argument('--steps', type=int, default=6)
     p.add_argument('--lr', type=float, default=2e-4); p.add_argument('--prompts', type=int, default=2)
     p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=32)
-    p.add_argument('--eval-rows', type=int, default=16)
-    m = sub.add_parser('merge'); m.add_argument('files', nargs='+')
+    p.add_argument('--eval-rows', type=int, default=16); p.add_argument('--beta', type=float, default=0.04)
+    f = sub.add_parser('sft')
+    f.add_argument('--out', required=True); f.add_argument('--model', default='smollm2'); f.add_argument('--steps', type=int, default=16)
+    f.add_argument('--lr', type=float, default=5e-4); f.add_argument('--micro-batch', type=int, default=4); f.add_argument('--seq-len', type=int, default=256)
+    m = sub.add_parser('merge'); m.add_argument('files', nargs='+'); m.add_argument('--sft', default=None)
     a = ap.parse_args()
     if a.cmd == 'run': Path(a.out).write_text(json.dumps(run(a), indent=1, ensure_ascii=False))
+    elif a.cmd == 'sft': print(json.dumps(sft(a)))
     else:
-        RESULT.write_text(json.dumps(merge(a.files), indent=1, ensure_ascii=False) + '\n')
+        RESULT.write_text(json.dumps(merge(a.files, a.sft), indent=1, ensure_ascii=False) + '\n')
         print(f"wrote {RESULT}")

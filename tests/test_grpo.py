@@ -135,3 +135,45 @@ def test_grpo_under_ddp_on_two_processes_with_a_user_reward(tmp_path, tok):
     recs = [json.loads(l) for l in open(tmp_path/'run'/'log.jsonl')]
     assert [x['step'] for x in recs if 'reward_short' in x] == [1, 2]
     assert [x for x in recs if 'val_reward' in x][-1]['val_prompts'] == 4          # the held-out prompts split over both processes
+
+
+def test_the_memory_check_counts_every_sampled_sequence(monkeypatch):
+    "GRPO's micro-batch counts prompts; the step's memory floor is checked for prompts x num_generations sequences, and the refusal says so."
+    from types import SimpleNamespace
+    from azllm import sizing
+    from azllm.core import AzllmError
+    from azllm.grpo import GRPORun
+    seen = []
+    def floor(model, cfg, rows, plan):
+        seen.append(rows); return dict(total=10.0 * rows, state=1.0, activations=10.0 * rows - 1, logits=0.0)
+    monkeypatch.setattr(sizing, 'step_memory_gib', floor)
+    cfg = GRPORun(output_dir='runs/x', model='runs/sft', train_data=[str(DATA/'az_math'/'train.jsonl')], micro_batch=3, num_generations=5)
+    sizing.check_step_fits(None, cfg, 3, SimpleNamespace(memory_gib=1000.0, cuda=True))
+    assert seen == [15]
+    with pytest.raises(AzllmError, match=r'micro_batch 3 \(15 sequences\) x seq_len'):
+        sizing.check_step_fits(None, cfg, 3, SimpleNamespace(memory_gib=100.0, cuda=True))
+
+
+@pytest.mark.slow
+def test_grpo_sigkill_then_resume_reproduces_the_run(tmp_path, tok, capsys):
+    "A GRPO run killed right after its first checkpoint resumes to the same samples' rewards and losses as a run never killed (the sampler's RNG is in the checkpoint)."
+    import json
+    from test_engine import train_here
+    from test_kills import kill_at
+    load_model('preset:llama-tiny', tok).save_pretrained(tmp_path/'base'); tok.save_pretrained(tmp_path/'base')
+    def write(name):
+        cfg = dict(stage='grpo', output_dir=str(tmp_path/name), model=str(tmp_path/'base'), train_data=str(DATA/'az_math'/'train.jsonl'),
+                   max_steps=4, save_every=2, keep_last=1, micro_batch=1, num_generations=3, max_new_tokens=6, seq_len=256, lora_r=4,
+                   lora_alpha=8, lr=5e-3, tensorboard=False, log_every=1, rewards={'length_band': 1.0, 'answer_format': 0.5}, length_band=[1, 3])
+        (tmp_path/f'{name}.yml').write_text(yaml.safe_dump(cfg)); return tmp_path/f'{name}.yml'
+    train_here(write('full'))
+    kill_at('after_commit', write('killed'), tmp_path/'killed')
+    capsys.readouterr()
+    train_here(tmp_path/'killed.yml')
+    assert 'resumed from' in ''.join(capsys.readouterr())
+    logged = lambda run, key: {r['step']: r[key] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if key in r}
+    for key in ('loss', 'reward', 'completion_len', 'kl'):
+        again, want = logged('killed', key), logged('full', key)
+        assert sorted(want) == [1, 2, 3, 4] and again.keys() >= want.keys(), key
+        for s in want: assert again[s] == pytest.approx(want[s], rel=1e-5, abs=1e-7), (key, s)
+    assert len(set(logged('full', 'reward').values())) > 1                         # the samples differ from step to step

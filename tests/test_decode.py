@@ -1,0 +1,101 @@
+"""The static-cache decoder (azllm.decode) behind `generate.sample_ids`: the same greedy tokens as transformers' `generate`
+with its dynamic cache (the path sample_ids took before), for a plain and a LoRA-wrapped model, left-padded prompts of
+different lengths and groups of several samples per prompt, each row stopping at its own end of turn. CPU, tiny models."""
+import pytest
+import torch
+from conftest import nudged_peft
+from azllm.tokenizer import load_tokenizer
+from azllm.chats import check_chat_tokenizer
+from azllm.model import load_model
+from azllm.generate import sample_ids, stop_ids
+from azllm.decode import decoder_for, StaticDecoder
+
+
+pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)
+
+PROMPTS = [[{'role': 'user', 'content': 'Salam, necəsən?'}], [{'role': 'user', 'content': 'Bakı'}],
+           [{'role': 'user', 'content': 'Bir qutuda 2 top var. Belə 9 qutuda cəmi neçə top var?'}]]
+
+
+@pytest.fixture(scope='module')
+def tok():
+    return check_chat_tokenizer(load_tokenizer())
+
+
+def prompt_ids(tok):
+    return [list(tok.apply_chat_template(m, add_generation_prompt=True, tokenize=True, return_dict=True)['input_ids']) for m in PROMPTS]
+
+
+def generate_path(model, tok, prompts, n, max_new_tokens, stop):
+    "What sample_ids did before the static decoder: transformers' generate (dynamic cache), greedy, masked after each row's stop."
+    pad = tok.pad_token_id
+    P = max(map(len, prompts))
+    ids = torch.tensor([[pad] * (P - len(p)) + p for p in prompts]).repeat_interleave(n, 0)
+    am = torch.tensor([[0] * (P - len(p)) + [1] * len(p) for p in prompts]).repeat_interleave(n, 0)
+    with torch.no_grad():
+        out = model.generate(input_ids=ids, attention_mask=am, max_new_tokens=max_new_tokens, eos_token_id=stop, pad_token_id=pad,
+                             do_sample=False, temperature=None, top_p=None, top_k=None, use_cache=True)[:, P:]
+    hit = torch.isin(out, torch.tensor(stop)).int()
+    after = (hit.cumsum(1) - hit) > 0
+    return out.masked_fill(after, pad), (~after).long()
+
+
+def same(a:tuple, b:tuple):
+    "Equal tokens under equal masks (the widths may differ by padding after every row stopped)."
+    (x, xm), (y, ym) = a, b
+    w = max(x.shape[1], y.shape[1])
+    padw = lambda t, v: torch.nn.functional.pad(t, (0, w - t.shape[1]), value=v)
+    assert torch.equal(padw(xm, 0), padw(ym, 0)), (xm, ym)
+    assert torch.equal(padw(x, 0) * padw(xm, 0), padw(y, 0) * padw(ym, 0)), (x, y)
+
+
+@pytest.mark.parametrize('wrapped', [False, True])
+def test_static_decoder_gives_generates_greedy_tokens(tok, wrapped):
+    "Greedy tokens and masks of sample_ids equal generate's, row by row, for a plain and a LoRA (peft) model, 2 samples a prompt."
+    model = (nudged_peft(tok) if wrapped else load_model('preset:llama-tiny', tok, seed=0)).eval()
+    prompts = prompt_ids(tok)
+    assert len({len(p) for p in prompts}) == 3                    # left padding of three different widths
+    same(sample_ids(model, tok, prompts, 2, 20, 0.0), generate_path(model, tok, prompts, 2, 20, stop_ids(tok)))
+
+
+def test_each_row_stops_at_its_own_stop_token(tok):
+    "With a token the model does emit made a stop token, rows stop at different steps, as generate's do; the cache is reused across calls."
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    prompts = prompt_ids(tok)
+    free, _ = generate_path(model, tok, prompts, 1, 16, [-5])     # no stop: what each row would write
+    stop = [int(free[1, 3])]
+    out, mask = decoder_for(model).sample(*_left_pad(tok, prompts), 16, 0.0, 1.0, stop, tok.pad_token_id)
+    same((out, mask), generate_path(model, tok, prompts, 1, 16, stop))
+    first = [int((r == stop[0]).nonzero()[0]) + 1 if (r == stop[0]).any() else 16 for r in free]
+    assert mask.sum(1).tolist() == first and first[1] <= 4
+    decoder_for(model).sample(*_left_pad(tok, prompts), 16, 0.0, 1.0, stop, tok.pad_token_id)
+    assert len(decoder_for(model).caches) == 1
+
+
+def _left_pad(tok, prompts):
+    P = max(map(len, prompts))
+    return (torch.tensor([[tok.pad_token_id] * (P - len(p)) + p for p in prompts]),
+            torch.tensor([[0] * (P - len(p)) + [1] * len(p) for p in prompts]))
+
+
+def test_sampling_is_seeded_and_a_tiny_nucleus_is_greedy(tok):
+    "The same seed gives the same samples; top_p small enough keeps only the top token, so it equals greedy decoding."
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    prompts = prompt_ids(tok)
+    torch.manual_seed(1); a = sample_ids(model, tok, prompts, 2, 8, 1.0)
+    torch.manual_seed(1); b = sample_ids(model, tok, prompts, 2, 8, 1.0)
+    same(a, b)
+    same(sample_ids(model, tok, prompts, 1, 8, 1.0, top_p=1e-6), sample_ids(model, tok, prompts, 1, 8, 0.0))
+
+
+def test_a_failing_compiled_step_falls_back_to_eager(tok):
+    "A decode step the compiler cannot run warns once and decodes eagerly, with the same tokens."
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    prompts = prompt_ids(tok)
+    want = StaticDecoder(model, compile=False).sample(*_left_pad(tok, prompts), 6, 0.0, 1.0, [-5], tok.pad_token_id)
+    d = StaticDecoder(model, compile=True)
+    def broken(*a): raise RuntimeError('no compiler here')
+    d._step = broken
+    with pytest.warns(UserWarning, match='decoding eagerly'):
+        got = d.sample(*_left_pad(tok, prompts), 6, 0.0, 1.0, [-5], tok.pad_token_id)
+    same(got, want)
