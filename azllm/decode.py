@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/decode.html.md"""
 
 # %% ../nbs/20_decode.ipynb #bcc46dde
 from __future__ import annotations
-import warnings, weakref
+import inspect, warnings, weakref
 import torch
 from fastcore.basics import patch_to
 
@@ -45,10 +45,12 @@ class StaticDecoder:
                 ):
         self.model, self.bucket, self.keep, self.caches, self._step = model, bucket, keep, {}, None
         self.compile = next(model.parameters()).device.type == 'cuda' if compile is None else compile
+        base = model.get_base_model() if hasattr(model, 'get_base_model') else model   # transformers 5.2x names the cache `cache`
+        self.cache_kw = 'cache' if 'cache' in inspect.signature(type(base).forward).parameters else 'past_key_values'
 
     def forward(self, ids, pos, where, mask, cache) -> torch.Tensor:
         "The last position's logits (fp32) of `ids` at positions `pos`, written into `cache` at `where`."
-        out = self.model(input_ids=ids, position_ids=pos, cache_position=where, attention_mask=mask, past_key_values=cache, use_cache=True)
+        out = self.model(input_ids=ids, position_ids=pos, cache_position=where, attention_mask=mask, use_cache=True, **{self.cache_kw: cache})
         return out.logits[:, -1].float()
 
     def cache(self, B:int, L:int):
