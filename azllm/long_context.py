@@ -1,4 +1,4 @@
-"""Tiled MLP and loss, activation checkpoints offloaded to host memory, a RoPE scaling the user sets, and one line instead of a CUDA traceback when memory runs out.
+"""Tiled MLP and loss, activation checkpoints offloaded to host memory, a RoPE scaling the user sets, and the benchmark of how long a sequence one GPU trains.
 
 Docs: https://azllm.github.io/azllm/long_context.html.md"""
 
@@ -14,7 +14,7 @@ from .core import AzllmError
 
 # %% auto #0
 __all__ = ['ROPE_TYPES', 'TiledMLP', 'decoder_layers', 'tile_mlp', 'tiled_cross_entropy', 'tile_loss', 'offload_layers',
-           'check_rope_scaling', 'scale_rope', 'out_of_memory_error']
+           'check_rope_scaling', 'scale_rope']
 
 # %% ../nbs/20_long_context.ipynb #604f9e32
 def _autocast_state(x:torch.Tensor) -> tuple:
@@ -141,9 +141,9 @@ def scale_rope(base, # a `transformers` causal LM
               ) -> int:
     "Set the user's RoPE scaling on the model; refuse a `seq_len` beyond the positions it then has; return its position limit."
     c, old = base.config, base.config.max_position_embeddings
-    if scaling:
+    if scaling and any((getattr(c, 'rope_parameters', None) or {}).get(k) != v for k, v in scaling.items()):   # not set already
         params = dict(rope_theta=(getattr(c, 'rope_parameters', None) or {}).get('rope_theta', getattr(c, 'rope_theta', 10000.0)),
-                      original_max_position_embeddings=old, **scaling)
+                      **({} if scaling['rope_type'] == 'linear' else dict(original_max_position_embeddings=old)), **scaling)
         c.rope_parameters, c.max_position_embeddings = params, int(old * scaling['factor'])
         rot = base.model.rotary_emb
         base.model.rotary_emb = type(rot)(config=c).to(rot.inv_freq.device)
@@ -153,12 +153,3 @@ def scale_rope(base, # a `transformers` causal LM
     return c.max_position_embeddings
 
 def _factor(seq_len:int, limit:int) -> int: return 2 ** max(1, (-(-seq_len // limit) - 1).bit_length())
-
-# %% ../nbs/20_long_context.ipynb #473d0ab0
-def out_of_memory_error(seq_len:int, # tokens per row
-                        micro_batch, # rows per forward pass
-                       ) -> AzllmError:
-    "The one line a run ends with when the GPU runs out of memory in a step: what ran out and the fixes."
-    return AzllmError(f"the GPU ran out of memory in a training step of micro_batch {micro_batch} x seq_len {seq_len}; free memory with "
-                      "grad_checkpointing: true, offload_activations: true (activation checkpoints in host memory), sequence_parallel: N "
-                      "(the sequence split over N GPUs), micro_batch: 1, or a shorter seq_len")
