@@ -171,10 +171,11 @@ def length_floor(cfg:TrainConfig, # a run config of a training stage
     "A floor of one step's GiB per process from the model's shape and the config alone (None: the shape is unknown)."
     if (shape := model_shape(cfg.model)) is None: return None
     mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, use_bf16(cfg.precision, cuda)
-    act = activation_bytes(mb, cfg.seq_len, **shape, precision='bf16' if bf16 else 'fp32', grad_checkpointing=cfg.grad_checkpointing,
-                           fused_ce=fused, **long_context_keys(cfg, fused))
-    n = llama_params(**shape)
     full = getattr(cfg, 'stage', 'cpt') == 'cpt' and getattr(cfg, 'phase', 'full') == 'full'
+    frozen_bf16 = not full and bf16 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
+    act = activation_bytes(mb, cfg.seq_len, **shape, precision='bf16' if bf16 else 'fp32', weights='bf16' if frozen_bf16 else 'fp32',
+                           grad_checkpointing=cfg.grad_checkpointing, fused_ce=fused, **long_context_keys(cfg, fused))
+    n = llama_params(**shape)
     state = (sum(model_state_bytes(n, 'bf16' if bf16 else 'fp32', cfg.optimizer).values()) if full
              else n * (0.5 if cfg.base_in_4bit() else 2 if bf16 and cfg.frozen_bf16 else 4))
     if cfg.strategy == 'fsdp2': state /= world
