@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Optional
 import torch
 from .core import AzllmError, loads_json
-from .runtime import Runtime, peak_memory_gib, reset_peak_memory, saved_tensor_bytes, use_bf16
+from .runtime import Runtime, peak_memory_gib, reset_peak_memory, saved_tensor_bytes
 from .engine import TrainConfig, Plan, Engine, build_engine, resolve_plan, inner_model, lm_loss, train_step
 from .memory import MAX_BATCH, activation_bytes, config_shape, shape_from, llama_params, model_shape, estimate_memory, long_context_keys, model_state_bytes
 
@@ -170,7 +170,7 @@ def length_floor(cfg:TrainConfig, # a run config of a training stage
                 ) -> Optional[dict]:
     "A floor of one step's GiB per process from the model's shape and the config alone (None: the shape is unknown)."
     if (shape := model_shape(cfg.model)) is None: return None
-    mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, use_bf16(cfg.precision, cuda)
+    mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, resolve_plan(cfg, Runtime(cuda=cuda)).bf16
     full = getattr(cfg, 'stage', 'cpt') == 'cpt' and getattr(cfg, 'phase', 'full') == 'full'
     frozen_bf16 = not full and bf16 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
     act = activation_bytes(mb, cfg.seq_len, **shape, precision='bf16' if bf16 else 'fp32', weights='bf16' if frozen_bf16 else 'fp32',

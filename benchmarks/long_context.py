@@ -78,6 +78,12 @@ def azllm_overrides(shape:str, seq_len:int, out:Path, data:Path, offload_from:in
     return ov
 
 
+def azllm_command(shape:str, seq_len:int, out:Path, data:Path, offload_from:int, gpus:int) -> list[str]:
+    "`azllm train` of one trial: one process, or N through torchrun with the sequence split N ways."
+    cmd = [sys.executable, '-m', 'azllm.cli', 'train', str(ROOT/SHAPES[shape][0]), *azllm_overrides(shape, seq_len, out, data, offload_from, gpus)]
+    return cmd + (['--nproc', str(gpus), '--launcher', 'torchrun'] if gpus > 1 else [])
+
+
 def estimate(shape:str, seq_len:int, offload_from:int, cuda:bool=True) -> dict:
     "The estimate of azllm's floor (`azllm.sizing.length_floor`) for the trial's config, and the estimate for the Hugging Face path (full training only)."
     from azllm.stages import read_runs
@@ -96,8 +102,7 @@ def estimate(shape:str, seq_len:int, offload_from:int, cuda:bool=True) -> dict:
 def trial_azllm(shape, seq_len, tmp, offload_from, gpus, timeout) -> dict:
     data = corpus(tmp, seq_len, SHAPES[shape][1])
     out = tmp/'run'
-    cmd = [sys.executable, '-m', 'azllm.cli', 'train', str(ROOT/SHAPES[shape][0]), *azllm_overrides(shape, seq_len, out, data, offload_from, gpus)]
-    if gpus > 1: cmd += ['--nproc', str(gpus), '--launcher', 'torchrun']
+    cmd = azllm_command(shape, seq_len, out, data, offload_from, gpus)
     env = dict(os.environ, AZLLM_TOKEN_CACHE=str(tmp/'tokens'), PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     r = run(cmd, timeout, env)
     if r['status'] != 'ok': return r

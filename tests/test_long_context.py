@@ -55,3 +55,31 @@ def test_out_of_memory_mid_step_is_one_line_and_exit_2(tmp_path, small_tokenizer
     for fix in ('grad_checkpointing: true', 'offload_activations: true', 'sequence_parallel: N', 'micro_batch 2 x seq_len 64', 'shorter seq_len'):
         assert fix in lines[0], fix
     assert not (tmp_path/'run').exists()                          # failed before its first checkpoint: nothing left behind
+
+
+def test_the_long_context_benchmark_plans_its_trials_and_renders(tmp_path):
+    "benchmarks/long_context.py without a GPU: its lengths, RoPE factors, commands (one GPU and --gpus N), estimates, table and figure."
+    import runpy
+    from pathlib import Path
+    from conftest import ROOT
+    b = runpy.run_path(str(ROOT/'benchmarks'/'long_context.py'))
+    class A: lengths, start, max_len = None, 16384, 1 << 20
+    assert b['lengths_for'](A) == [16384 << k for k in range(7)]                      # 16k ... 1M, doubling
+    assert [b['rope_factor'](L, 131072) for L in (65536, 131072, 262144, 524288, 1 << 20)] == [0, 0, 2, 4, 8]
+    one = b['azllm_command']('1b', 262144, Path('o'), Path('d.txt'), 131072, 1)
+    assert 'seq_len=262144' in one and 'offload_activations=true' in one and 'rope_scaling={rope_type: yarn, factor: 2}' in one and '--nproc' not in one
+    sp = b['azllm_command']('8b', 131072, Path('o'), Path('d.txt'), 262144, 8)
+    assert sp[-4:] == ['--nproc', '8', '--launcher', 'torchrun'] and 'sequence_parallel=8' in sp and 'offload_activations=false' in sp
+    from azllm.stages import read_runs                              # every trial's config is a valid run config
+    for shape in ('1b', '3b', '8b', '8b-qlora'): read_runs([str(ROOT/b['SHAPES'][shape][0]), *b['azllm_overrides'](shape, 262144, Path('o'), Path('d'), 131072, 1)])
+    e = [b['estimate']('1b', L, 131072)['estimate_gib'] for L in (65536, 131072, 262144)]
+    assert e[1] < e[0] < e[2] < 80                                  # offloaded from 128k, its layer inputs leave the card: the floor drops
+    rows = [dict(shape='1b', path=p, seq_len=L, gpus=1, card='H100', status=st, tok_per_s=1000.0, peak_gib=10.0 * k, estimate_gib=9.0 * k, estimate_hf_gib=20.0)
+            for p, sts in (('azllm', ('ok', 'ok', 'oom')), ('hf', ('ok', 'oom', 'skipped'))) for k, (L, st) in enumerate(zip((16384, 32768, 65536), sts), 1)]
+    res = dict(runs=[dict(command='python x', date='d', machine=dict(card='H100', card_gib=79.2))], rows=rows)
+    table = b['markdown_table'](res).splitlines()
+    assert table[2] == '| 1b | azllm | H100 | 32,768 | 1,000 | 20.0 | 18.0 | 65,536: oom |'
+    assert table[3] == '| 1b | Hugging Face | H100 | 16,384 | 1,000 | 10.0 | 20.0 | 32,768: oom |'
+    f = tmp_path/'r.json'; f.write_text(__import__('json').dumps(res))
+    b['cmd_render'](type('A', (), dict(results=str(f), figure=None, table=None)))
+    assert (tmp_path/'r.png').stat().st_size > 5000 and (tmp_path/'r.md').read_text().startswith('| shape |')
