@@ -47,7 +47,7 @@ class TiledMLP(torch.autograd.Function):
                 dps = [a if b is None else b if a is None else a + b for a, b in zip(dps, gs)]
         return (None, None, dx, *dps)
 
-# %% ../nbs/20_long_context.ipynb #95d4d53e
+# %% ../nbs/20_long_context.ipynb #5d6e4146
 def decoder_layers(base) -> list:
     "The decoder layers of a `transformers` causal LM (Llama, Gemma, ...): `base.model.layers`."
     layers = getattr(getattr(base, 'model', None), 'layers', None)
@@ -72,7 +72,7 @@ def tile_mlp(base, # a `transformers` causal LM (the model under any peft wrappe
         n += 1
     return n
 
-# %% ../nbs/20_long_context.ipynb #a09e4e47
+# %% ../nbs/20_long_context.ipynb #166f566c
 def _chunk_ce(head, h, y): return F.cross_entropy(head(h).float().flatten(0, 1), y.flatten(), ignore_index=-100, reduction='sum')
 
 def tiled_cross_entropy(hidden:torch.Tensor, # final hidden states, (batch, seq, hidden)
@@ -87,7 +87,7 @@ def tiled_cross_entropy(hidden:torch.Tensor, # final hidden states, (batch, seq,
     n = (shift_labels != -100).sum() if num_items is None else num_items
     return total / (n.to(total.device) if torch.is_tensor(n) else n)
 
-# %% ../nbs/20_long_context.ipynb #b9bf3de7
+# %% ../nbs/20_long_context.ipynb #c4119f7b
 def tile_loss(base, # a `transformers` causal LM with `.model` (backbone) and `.lm_head`
               chunk:int, # tokens per chunk
              ) -> bool:
@@ -103,7 +103,8 @@ def tile_loss(base, # a `transformers` causal LM with `.model` (backbone) and `.
     base.forward, base.azllm_tiled_loss = forward, True
     return True
 
-# %% ../nbs/20_long_context.ipynb #e4bcf2dc
+# %% ../nbs/20_long_context.ipynb #5716c006
+@torch.compiler.disable
 def _offloaded(fn, pin:bool, *args, **kw):
     if not torch.is_grad_enabled(): return fn(*args, **kw)
     # as transformers' own checkpointing does: no KV cache, whose recomputation would append the keys a second time
@@ -122,7 +123,7 @@ def offload_layers(base, # a `transformers` causal LM
         n += 1
     return n
 
-# %% ../nbs/20_long_context.ipynb #252f9e66
+# %% ../nbs/20_long_context.ipynb #298b574b
 ROPE_TYPES = ('linear', 'dynamic', 'yarn', 'llama3', 'longrope')
 
 def check_rope_scaling(d:dict|None) -> dict|None:

@@ -14,14 +14,14 @@ batch 1), 2 steps, each trial in its own process under a time limit (so running 
   8b-qlora  the same on its NF4 base (bitsandbytes), as shipped
   tiny      the tiny preset (configs/cpt_tiny_base.yml): a CPU check of this script
 
-The azllm path is `azllm train` with grad_checkpointing, the long-sequence keys (tiled MLP and loss; offload_activations
-from --offload-from tokens) and, past the model's 131,072 positions, rope_scaling {rope_type: yarn, factor: seq_len/131072}.
+The azllm path is `azllm train` with grad_checkpointing, the long-sequence keys at their defaults (tiled MLP, and the loss
+without Liger, from 16k tokens) and offload_activations from --offload-from tokens, and, past the model's 131,072 positions, rope_scaling {rope_type: yarn, factor: seq_len/131072}.
 The Hugging Face path is plain transformers (+ peft for LoRA, bitsandbytes for QLoRA) with gradient checkpointing, SDPA,
 bf16 autocast, AdamW, the model's own loss, and the same RoPE scaling. Each trial prints one JSON line; the results file
 (the command, the machine and the card) is rewritten after every trial and keeps the rows of other runs it does not redo.
 Each length is tried on both paths before the next; after a path's first failure, its longer lengths are not tried.
 """
-import argparse, json, math, os, platform, shutil, subprocess, sys, tempfile, time
+import argparse, json, math, os, platform, resource, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +71,7 @@ def azllm_overrides(shape:str, seq_len:int, out:Path, data:Path, offload_from:in
     cfg, stage, preset, extra, _ = SHAPES[shape]
     ov = [f'output_dir={out}', f'train_data=[{data}]', 'valid_data=null', f'seq_len={seq_len}', 'max_steps=2', 'epochs=null',
           'warmup_steps=0', 'save_every=1000', 'log_every=1', 'eval_every=0', 'tensorboard=false', 'grad_checkpointing=true',
-          'tiled_loss=true', f'offload_activations={str(seq_len >= offload_from).lower()}', *extra]
+          f'offload_activations={str(seq_len >= offload_from).lower()}', *extra]
     ov += ['micro_batch=1', 'global_batch=1'] if stage == 'cpt' else ['micro_batch=1', 'grad_accum=1']
     if f := rope_factor(seq_len, positions_of(shape)): ov.append(f'rope_scaling={{rope_type: yarn, factor: {f}}}')
     if gpus > 1: ov.append(f'sequence_parallel={gpus}')
@@ -130,7 +130,7 @@ def run(cmd, timeout, env) -> dict:
     err = [l for l in p.stderr.replace('\r', '\n').splitlines() if l.strip()]
     last = next((l[l.index('azllm: error:'):] for l in reversed(err) if 'azllm: error:' in l), err[-1] if err else '')
     status = ('ok' if p.returncode == 0 else 'oom' if 'out of memory' in p.stderr.lower()
-              else 'refused' if 'needs at least' in last or 'beyond the model' in last else 'error')
+              else 'refused' if any(w in last for w in ('needs at least', 'beyond the model', 'in host memory')) else 'error')
     return dict(status=status, rc=p.returncode, seconds=round(time.perf_counter() - t, 1), **({} if status == 'ok' else dict(message=last[:400])))
 
 
@@ -180,7 +180,7 @@ def hf_step(spec_path:str):
         if cuda: torch.cuda.synchronize()
         times.append(time.perf_counter() - t)
     spec['result'] = dict(tok_per_s=round(L / times[-1], 1), step_s=round(times[-1], 2), loss=loss.item(),
-                          peak_gib=round(torch.cuda.max_memory_allocated() / 2**30, 2) if cuda else None)
+                          peak_gib=round((torch.cuda.max_memory_allocated() if cuda else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024) / 2**30, 2))
     Path(spec_path).write_text(json.dumps(spec))
 
 
