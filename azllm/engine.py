@@ -80,7 +80,7 @@ class TrainConfig(Config):
     offload_activations: bool = False            # checkpoint every layer with its saved input in pinned host memory (implies checkpointing; the RAM must hold layers x seq_len x hidden x 4 bytes)
     tiled_mlp: Union[bool, Literal['auto']] = 'auto'   # run each MLP over chunks of 8192 tokens (exact; its seq x intermediate tensors never exist whole); auto = rows of 16384 tokens or more
     tiled_loss: Union[bool, Literal['auto']] = 'auto'  # the loss over chunks of 8192 tokens where Liger's fused loss is not in use (no seq x vocab logits); auto = rows of 16384 or more
-    rope_scaling: Optional[dict] = None          # train past the model's positions: e.g. {rope_type: yarn, factor: 4} (linear, dynamic, yarn, llama3, longrope) replaces the model's scaling; its limit becomes factor x
+    rope_scaling: Optional[dict] = None          # train past the model's positions: e.g. {rope_type: yarn, factor: 4} (linear, dynamic, yarn, llama3) replaces the model's scaling; its limit becomes factor x
     attn_implementation: Literal['sdpa', 'eager', 'flex_attention', 'flash_attention_2'] = 'sdpa'  # attention kernel
     eval_every: int = Field(100, ge=0)           # steps between validations (0 = only at the end)
     eval_rows: Optional[int] = Field(None, gt=0) # cap on validation rows (None = all)

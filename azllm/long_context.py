@@ -6,15 +6,15 @@ Docs: https://azllm.github.io/azllm/long_context.html.md"""
 
 # %% ../nbs/20_long_context.ipynb #aea35eda
 from __future__ import annotations
-import functools
+import functools, math
 import torch
 import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 from .core import AzllmError
 
 # %% auto #0
-__all__ = ['ROPE_TYPES', 'TiledMLP', 'decoder_layers', 'tile_mlp', 'tiled_cross_entropy', 'tile_loss', 'offload_layers',
-           'check_rope_scaling', 'scale_rope']
+__all__ = ['ROPE_TYPES', 'ROPE_KEYS', 'TiledMLP', 'decoder_layers', 'tile_mlp', 'tiled_cross_entropy', 'tile_loss',
+           'offload_layers', 'check_rope_scaling', 'scale_rope']
 
 # %% ../nbs/20_long_context.ipynb #604f9e32
 def _autocast_state(x:torch.Tensor) -> tuple:
@@ -124,16 +124,22 @@ def offload_layers(base, # a `transformers` causal LM
     return n
 
 # %% ../nbs/20_long_context.ipynb #298b574b
-ROPE_TYPES = ('linear', 'dynamic', 'yarn', 'llama3', 'longrope')
+ROPE_TYPES = ('linear', 'dynamic', 'yarn', 'llama3')
+ROPE_KEYS = {'rope_type', 'factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor', 'beta_fast', 'beta_slow',
+             'attention_factor', 'mscale', 'mscale_all_dim', 'truncate'}   # transformers' words for these types
 
 def check_rope_scaling(d:dict|None) -> dict|None:
-    "A `rope_scaling` config value: `rope_type` (or `type`) one of `ROPE_TYPES` and a `factor` above 1."
+    "A `rope_scaling` config value: `rope_type` (or `type`) one of `ROPE_TYPES`, a `factor` above 1, and only `ROPE_KEYS`, as numbers."
     if d is None: return None
     d = dict(d)
     if 'type' in d and 'rope_type' not in d: d['rope_type'] = d.pop('type')
     if d.get('rope_type') not in ROPE_TYPES: raise ValueError(f"rope_type must be one of {', '.join(ROPE_TYPES)} (got {d.get('rope_type')!r})")
     f = d.get('factor')
-    if isinstance(f, bool) or not isinstance(f, (int, float)) or not f > 1: raise ValueError(f"factor must be a number above 1 (got {f!r})")
+    if isinstance(f, bool) or not isinstance(f, (int, float)) or not 1 < f <= 1024: raise ValueError(f"factor must be a number above 1, at most 1024 (got {f!r})")
+    if bad := sorted(set(d) - ROPE_KEYS): raise ValueError(f"unknown key(s) {', '.join(map(str, bad))}; a RoPE scaling takes {', '.join(sorted(ROPE_KEYS))}")
+    for k, v in d.items():
+        if k not in ('rope_type', 'truncate') and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or abs(v) > 1e7):
+            raise ValueError(f"{k} must be a finite number (got {v!r})")
     return d
 
 def scale_rope(base, # a `transformers` causal LM
