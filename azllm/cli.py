@@ -397,7 +397,7 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
     config_flag(p, E, 'weights')
     g = p.add_argument_group('activations (need the shape)')
     for k, v in (('micro_batch', 'B'), ('seq_len', 'S'), *zip(SHAPE_KEYS, 'LHVINK')): config_flag(p, E, k, into=g, metavar=v)
-    for k in ('untied', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'attn_implementation'): config_flag(p, E, k, into=g)
+    for k in ('untied', 'grad_checkpointing', 'fused_ce', 'fused_kernels', 'tiled_mlp', 'tiled_loss', 'offload_activations', 'attn_implementation'): config_flag(p, E, k, into=g)
     p.add_argument('--json', action='store_true', help='print one JSON object instead of a table')
     for old, new in (('--seq', '--seq-len'), ('--attention', '--attn-implementation')): p.add_argument(old, action=Renamed, new=new)
     p.set_defaults(func=cmd_memory_estimate)

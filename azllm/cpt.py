@@ -19,6 +19,7 @@ from .packing import PackedTokens
 from .tokens import prepare_tokens, token_cache_dir, mark_cache, apart_from_corpus
 from .token_cache import content_id, touch_entry, prune_cache
 from .runtime import Runtime
+from .long_context import scale_rope
 from .engine import TrainConfig, inner_model, full_state_dict
 from .trainer import Trainer, TaskBase, run_training, tokenizer_fingerprint, data_dir as node_data_dir
 
@@ -69,9 +70,7 @@ def cpt_tokenizer(cfg:CPTRun):
     if cfg.model.startswith('preset:'): return load_tokenizer(resolve_tokenizer(cfg.tokenizer or cfg.base_tokenizer, cfg.model))
     return load_tokenizer(cfg.tokenizer) if cfg.tokenizer else load_tokenizer(resolve_tokenizer(cfg.base_tokenizer, cfg.model))
 
-def _check_seq_len(cfg, model):
-    if cfg.seq_len > model.config.max_position_embeddings:
-        raise AzllmError(f"seq_len {cfg.seq_len} is beyond the model's limit of {model.config.max_position_embeddings} positions")
+def _check_seq_len(cfg, model): scale_rope(model, cfg.rope_scaling, cfg.seq_len)    # the user's RoPE scaling first: it moves the limit
 
 # %% ../nbs/31_cpt.ipynb #40e8cf26
 def freeze_backbone(model) -> dict:

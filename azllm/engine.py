@@ -18,7 +18,8 @@ from .runtime import Runtime, use_bf16, to_float8, autocast, state_bytes
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
-from .memory import OPTIMIZER_STATES
+from .memory import OPTIMIZER_STATES, TILE_TOKENS, tiling_on
+from .long_context import check_rope_scaling, scale_rope, tile_mlp, tile_loss, offload_layers
 from .data import STORAGE_DEFAULTS
 
 
@@ -76,6 +77,10 @@ class TrainConfig(Config):
     liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
     compile: Union[bool, Literal['auto']] = 'auto'  # torch.compile each decoder layer; auto = on with CUDA
     grad_checkpointing: bool = False             # recompute activations in backward (less memory, ~15-20% slower)
+    offload_activations: bool = False            # checkpoint every layer with its saved input in pinned host memory (implies checkpointing; the RAM must hold layers x seq_len x hidden x 4 bytes)
+    tiled_mlp: Union[bool, Literal['auto']] = 'auto'   # run each MLP over chunks of 8192 tokens (exact; its seq x intermediate tensors never exist whole); auto = rows of 16384 tokens or more
+    tiled_loss: Union[bool, Literal['auto']] = 'auto'  # the loss over chunks of 8192 tokens where Liger's fused loss is not in use (no seq x vocab logits); auto = rows of 16384 or more
+    rope_scaling: Optional[dict] = None          # train past the model's positions: e.g. {rope_type: yarn, factor: 4} (linear, dynamic, yarn, llama3) replaces the model's scaling; its limit becomes factor x
     attn_implementation: Literal['sdpa', 'eager', 'flex_attention', 'flash_attention_2'] = 'sdpa'  # attention kernel
     eval_every: int = Field(100, ge=0)           # steps between validations (0 = only at the end)
     eval_rows: Optional[int] = Field(None, gt=0) # cap on validation rows (None = all)
@@ -113,6 +118,10 @@ class TrainConfig(Config):
     def _gguf_as_directory(cls, v:str|None) -> str|None:
         "A GGUF file or packaged model (`azllm.weights`) is its dequantized copy in the cache, made here once: every later step sees a directory."
         return None if v is None else gguf_model_dir(v)
+
+    @field_validator('rope_scaling')
+    @classmethod
+    def _rope_scaling(cls, v): return check_rope_scaling(v)
 
     @field_validator('resume')
     @classmethod
@@ -181,6 +190,10 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
     "No KV cache, float8 linears, frozen weights in bf16, compiled layers, Liger kernels, activation checkpointing; return what was applied."
     base = inner_model(model)
     base.config.use_cache = False
+    scale_rope(base, cfg.rope_scaling, cfg.seq_len)        # the user's RoPE scaling; a seq_len beyond the model's positions stops here
+    tiled_mlp = tiling_on(cfg.tiled_mlp, cfg.seq_len)
+    # compile cannot trace a backward that recomputes (tiled MLP, offloaded checkpoints): auto leaves those layers eager
+    compiled = False if cfg.compile == 'auto' and (tiled_mlp or cfg.offload_activations) else cfg.compile
     # float8 before compile, so each compiled layer traces the float8 matmuls and fuses their casts; frozen weights are cast
     # once (not under fsdp2, which shards and gathers the weights themselves), trained ones by torchao at every step
     cuda, strategy = plan.cuda, plan.strategy
@@ -188,13 +201,18 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
     fp8_trained = to_float8(base, plan.fp8_recipe, fsdp=strategy == 'fsdp2') if plan.fp8 else []
     # frozen weights need no fp32 master; FSDP2 casts what it gathers by its own policy
     cast = cfg.frozen_bf16 and plan.bf16 and strategy != 'fsdp2'
-    info = dict(compiled=compile_layers(base, cfg.compile, cuda), fp8_layers=len(fp8) + len(fp8_trained), fp8_frozen=len(fp8),
+    info = dict(compiled=compile_layers(base, compiled, cuda), fp8_layers=len(fp8) + len(fp8_trained), fp8_frozen=len(fp8),
                 frozen_bf16=frozen_to_bf16(model) if cast else 0)
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
     if cfg.fused_lora():                         # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
         info['lora_kernels'] = apply_lora_kernels(model)
         if info['lora_kernels']['mlp']: info['liger'] = [k for k in info['liger'] if k != 'swiglu']
-    if cfg.grad_checkpointing:
+    if tiled_mlp: info['tiled_mlp'] = tile_mlp(base, TILE_TOKENS)          # last: around whatever forward the MLP has now
+    if tiling_on(cfg.tiled_loss, cfg.seq_len) and 'fused_linear_cross_entropy' not in info['liger']: info['tiled_loss'] = tile_loss(base, TILE_TOKENS)
+    if cfg.offload_activations:                  # checkpointing of its own: transformers' would checkpoint each layer a second time
+        info['offloaded'] = offload_layers(base, pin=cuda)
+        if hasattr(model, 'enable_input_require_grads'): model.enable_input_require_grads()
+    elif cfg.grad_checkpointing:
         # transformers 5.2x renamed it activation checkpointing (the old name warns); older releases know only the old one
         if hasattr(model, 'activation_checkpointing_enable'): model.activation_checkpointing_enable(activation_checkpointing_kwargs={'use_reentrant': False})
         else: model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={'use_reentrant': False})

@@ -13,10 +13,11 @@ from pydantic import Field
 from .core import AzllmError, Config, loads_json, PRECISIONS, STRATEGIES
 
 # %% auto #0
-__all__ = ['GIB', 'SETUPS', 'WEIGHTS', 'OPTIMIZER_STATES', 'RENAMED_VALUES', 'ATTENTION', 'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH',
-           'setup_bytes', 'model_state_bytes', 'llama_layer_params', 'llama_params', 'shape_from', 'config_shape',
-           'preset_shape', 'activation_bytes', 'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape',
-           'config_estimate', 'memory_table']
+__all__ = ['GIB', 'SETUPS', 'WEIGHTS', 'OPTIMIZER_STATES', 'RENAMED_VALUES', 'ATTENTION', 'TILE_TOKENS', 'TILE_FROM',
+           'SHAPE_KEYS', 'ESTIMATE', 'MAX_BATCH', 'setup_bytes', 'model_state_bytes', 'llama_layer_params',
+           'llama_params', 'shape_from', 'config_shape', 'preset_shape', 'tiling_on', 'activation_bytes',
+           'MemoryEstimate', 'MaxBatch', 'estimate_memory', 'model_shape', 'config_estimate', 'long_context_keys',
+           'memory_table']
 
 # %% ../nbs/24_memory.ipynb #40d33445
 GIB = 2**30
@@ -109,6 +110,15 @@ def preset_shape(name:str, # a key of `azllm.model.PRESETS`
 
 # %% ../nbs/24_memory.ipynb #9acbe67c
 ATTENTION = ('sdpa', 'eager', 'flex_attention', 'flash_attention_2')   # all but eager keep no S x S scores
+TILE_TOKENS = 8192   # tokens per chunk of the tiled MLP and loss (azllm.long_context)
+TILE_FROM = 16384    # tiled_mlp / tiled_loss: auto tiles rows of at least this many tokens
+
+def tiling_on(setting, # a config's tiled_mlp or tiled_loss: true, false or auto
+              seq_len:int, # tokens per row
+             ) -> bool:
+    "Whether a tiled_mlp / tiled_loss setting tiles rows of `seq_len` tokens."
+    return setting is True or (setting == 'auto' and seq_len >= TILE_FROM)
+
 
 def activation_bytes(micro_batch:int, # sequences per GPU
                      seq_len:int, # tokens per sequence
@@ -124,6 +134,9 @@ def activation_bytes(micro_batch:int, # sequences per GPU
                      fused_ce:bool=False, # fused linear cross-entropy: no logits in memory
                      fused_kernels:bool=False, # Liger RMSNorm/SwiGLU: norms save only their input, SiLU is recomputed
                      attn_implementation:str='sdpa', # 'sdpa' (flash / memory-efficient) or 'eager' (materialised scores)
+                     tiled_mlp:bool=False, # the MLP over chunks of `TILE_TOKENS`: a layer keeps its input, the intermediate exists for one chunk
+                     tiled_loss:bool=False, # the loss over chunks: logits of one chunk at a time (without `fused_ce`)
+                     offload_activations:bool=False, # checkpointing with the layers' saved inputs in host memory
                      **_, # other shape keys (e.g. `tied`) are accepted and ignored
                     ) -> dict:
     "Activation bytes at the peak of one training step of a Llama decoder, by part."
@@ -136,14 +149,16 @@ def activation_bytes(micro_batch:int, # sequences per GPU
     proj_in = 2 * a * h if r == a else 5 * a * h
     if attn_implementation != 'eager': attn = a * (2 * n * d + 2 * k * d) + 4 * n
     else: attn = 4 * a * n * d + n * seq_len * (4 + (a if a < 4 else 0))
-    mlp = (3 if fused_kernels else 4) * a * i
-    per_layer = tokens * (2 * norm + proj_in + attn + mlp)
-    kept = layers * tokens * r * h if grad_checkpointing else layers * per_layer
+    mlp, chunk = (3 if fused_kernels else 4) * a * i, micro_batch * min(seq_len, TILE_TOKENS)
+    per_layer = tokens * (2 * norm + proj_in + attn + (0 if tiled_mlp else mlp))   # tiled: its input is the norm's output, saved already
+    tile = chunk * mlp if tiled_mlp else 0                              # one chunk's MLP intermediate, while it is recomputed
+    ckpt = grad_checkpointing or offload_activations
+    kept = 0 if offload_activations else layers * tokens * r * h if ckpt else layers * per_layer
     final = tokens * (norm + (r * h if fused_ce else a * h) + 16) + 2 * seq_len * d * r   # + int64 ids and labels, RoPE cos/sin
-    logits = 0 if fused_ce else 12 * tokens * vocab
-    recompute = per_layer if grad_checkpointing else 0                  # comes back only after the logits are gone
-    return dict(per_layer=per_layer, layers=kept, final=final, logits=logits, recompute=recompute,
-                total=kept + final + max(logits, recompute))
+    logits = 0 if fused_ce else 12 * (chunk if tiled_loss else tokens) * vocab
+    recompute = per_layer if ckpt else 0                                # comes back only after the logits are gone
+    return dict(per_layer=per_layer, layers=kept, final=final, logits=logits, recompute=recompute, tile=tile,
+                host=layers * tokens * r * h if offload_activations else 0, total=kept + final + max(logits, recompute + tile))
 
 # %% ../nbs/24_memory.ipynb #8caf84ad
 SHAPE_KEYS = ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads')
@@ -170,6 +185,9 @@ class MemoryEstimate(Config):
     fused_ce: bool = False                             # fused linear cross-entropy: no logits in memory
     fused_kernels: bool = False                        # Liger RMSNorm/SwiGLU kernels
     attn_implementation: Literal[ATTENTION] = 'sdpa'   # attention kernel
+    tiled_mlp: bool = False                            # the MLP over chunks of the sequence (its intermediate exists for one chunk)
+    tiled_loss: bool = False                           # the loss over chunks of the sequence (logits of one chunk; without fused_ce)
+    offload_activations: bool = False                  # checkpointing with each layer's saved input in host memory
 
 ESTIMATE = MemoryEstimate()                            # every default, for `estimate_memory`
 
@@ -211,6 +229,9 @@ def estimate_memory(params:int|None=None, # parameters (None: counted from the s
                     fused_kernels:bool=ESTIMATE.fused_kernels, # Liger RMSNorm/SwiGLU kernels
                     attn_implementation:str=ESTIMATE.attn_implementation, # a kernel of `ATTENTION`
                     weights:str=ESTIMATE.weights, # how the weights are stored (a value of `WEIGHTS`)
+                    tiled_mlp:bool=ESTIMATE.tiled_mlp, # the MLP over chunks of the sequence
+                    tiled_loss:bool=ESTIMATE.tiled_loss, # the loss over chunks of the sequence
+                    offload_activations:bool=ESTIMATE.offload_activations, # the layers' checkpointed inputs in host memory
                    ) -> dict:
     "Bytes per GPU of weights, gradients, optimizer state, activations and working buffers of one training step."
     sharded = _lookup('strategy', strategy, STRATEGIES) == 'fsdp2'
@@ -222,8 +243,10 @@ def estimate_memory(params:int|None=None, # parameters (None: counted from the s
     state = model_state_bytes(params, precision, optimizer, weights)
     if sharded: state = {k: _ceil_div(v, gpus) for k, v in state.items()}
     p = setup_bytes(precision, weights)
-    act = activation_bytes(micro_batch, seq_len, **shape, precision=precision, weights=weights, grad_checkpointing=grad_checkpointing,
-                           fused_ce=fused_ce, fused_kernels=fused_kernels, attn_implementation=attn_implementation)['total'] if micro_batch else 0
+    long = dict(tiled_mlp=tiled_mlp, tiled_loss=tiled_loss, offload_activations=offload_activations)
+    acts = activation_bytes(micro_batch, seq_len, **shape, precision=precision, weights=weights, grad_checkpointing=grad_checkpointing,
+                            fused_ce=fused_ce, fused_kernels=fused_kernels, attn_implementation=attn_implementation, **long) if micro_batch else {}
+    act = acts.get('total', 0)
     layer = llama_layer_params(shape['hidden'], shape['intermediate'], shape['heads'], shape['kv_heads']) if shape else 0
     head = shape['vocab'] * shape['hidden'] if shape else 0
     autocast = 0 if p['param'] == p['act'] else 2 * (params - shape['layers'] * layer if grad_checkpointing and shape else params)
@@ -234,7 +257,7 @@ def estimate_memory(params:int|None=None, # parameters (None: counted from the s
     out = dict(params=params, gpus=gpus, strategy=strategy, precision=precision, weights=weights, optimizer=optimizer, micro_batch=micro_batch, seq_len=seq_len,
                **{k: shape.get(k) for k in ('layers', 'hidden', 'vocab', 'intermediate', 'heads', 'kv_heads')}, tied=tied,
                grad_checkpointing=grad_checkpointing, fused_ce=fused_ce, fused_kernels=fused_kernels, attn_implementation=attn_implementation,
-               **state, model_state_bytes=sum(state.values()), activations_bytes=act, autocast_bytes=autocast, unsharded_bytes=unsharded,
+               **long, host_bytes=acts.get('host', 0), **state, model_state_bytes=sum(state.values()), activations_bytes=act, autocast_bytes=autocast, unsharded_bytes=unsharded,
                head_grad_bytes=head_grad)
     out['total_bytes'] = out['model_state_bytes'] + act + autocast + unsharded + head_grad
     out['peak_bytes'] = max(at_loss, at_end)
@@ -266,18 +289,25 @@ def config_estimate(cfg, # a validated run config of stage cpt
     kernels = set(cfg.liger_kernels if cfg.liger_kernels != 'auto' else
                   ['fused_linear_cross_entropy'] if cfg.compile else ['rms_norm', 'swiglu', 'fused_linear_cross_entropy'])
     liger = cfg.liger is not False            # auto: on, as on a CUDA machine with liger-kernel
+    fused_ce = liger and 'fused_linear_cross_entropy' in kernels
     return estimate_memory(gpus=gpus, strategy=cfg.strategy, precision=cfg.precision,
                            optimizer=cfg.optimizer, micro_batch=cfg.micro_batch, seq_len=cfg.seq_len, **shape,
-                           grad_checkpointing=cfg.grad_checkpointing, attn_implementation=cfg.attn_implementation,
-                           fused_ce=liger and 'fused_linear_cross_entropy' in kernels,
-                           fused_kernels=liger and bool({'rms_norm', 'swiglu'} & kernels))
+                           grad_checkpointing=cfg.grad_checkpointing, attn_implementation=cfg.attn_implementation, fused_ce=fused_ce,
+                           fused_kernels=liger and bool({'rms_norm', 'swiglu'} & kernels), **long_context_keys(cfg, fused_ce))
+
+def long_context_keys(cfg, # a run config (tiled_mlp, tiled_loss, offload_activations, seq_len)
+                      fused_ce:bool, # Liger's fused loss is in use (the tiled loss then has nothing to add)
+                     ) -> dict:
+    "The run config's long-sequence keys as `estimate_memory` takes them, auto resolved."
+    return dict(tiled_mlp=tiling_on(cfg.tiled_mlp, cfg.seq_len), tiled_loss=not fused_ce and tiling_on(cfg.tiled_loss, cfg.seq_len),
+                offload_activations=cfg.offload_activations)
 
 
 # %% ../nbs/24_memory.ipynb #3def54b1
 _ROWS = [('weights', 'params_bytes'), ('gradients', 'grads_bytes'), ('optimizer state', 'optimizer_bytes'),
          ('model state', 'model_state_bytes'), ('activations', 'activations_bytes'), ('autocast weight copies', 'autocast_bytes'),
          ('FSDP gathered groups', 'unsharded_bytes'), ('second head gradient', 'head_grad_bytes'), ('total per GPU', 'total_bytes'),
-         ('expected peak', 'peak_bytes')]
+         ('expected peak', 'peak_bytes'), ('host memory (offloaded)', 'host_bytes')]
 
 def memory_table(est:dict, # a result of `estimate_memory`
                 ) -> str:
@@ -285,13 +315,13 @@ def memory_table(est:dict, # a result of `estimate_memory`
     head = (f"{est['params']:,} parameters, {est['strategy']} on {est['gpus']} GPU{'s' if est['gpus'] > 1 else ''}, "
             f"precision {est['precision']}" + (f", weights {est['weights']}" if est['weights'] != 'fp32' else '') + f", optimizer {est['optimizer']}")
     if est['micro_batch']:
-        flags = [f for f in ('grad_checkpointing', 'fused_ce', 'fused_kernels') if est[f]] + ([est['attn_implementation']] if est['attn_implementation'] != 'sdpa' else [])
+        flags = [f for f in ('grad_checkpointing', 'fused_ce', 'fused_kernels', 'tiled_mlp', 'tiled_loss', 'offload_activations') if est[f]] + ([est['attn_implementation']] if est['attn_implementation'] != 'sdpa' else [])
         head += (f"\nactivations: micro-batch {est['micro_batch']} x {est['seq_len']} tokens, {est['layers']} layers, hidden {est['hidden']}, "
                  f"vocab {est['vocab']:,}" + ''.join(f', {f}' for f in flags))
     lines = [head, '', f"{'per GPU':<24}{'GiB':>10}{'GB':>10}{'bytes/param':>13}"]
     for name, k in _ROWS:
         v = est[k]
-        if v == 0 and k in ('activations_bytes', 'autocast_bytes', 'unsharded_bytes', 'head_grad_bytes'): continue
+        if v == 0 and k in ('activations_bytes', 'autocast_bytes', 'unsharded_bytes', 'head_grad_bytes', 'host_bytes'): continue
         if k == 'peak_bytes' and v == est['total_bytes']: continue
         if name in ('model state', 'total per GPU'): lines.append('-' * 57)
         lines.append(f"{name:<24}{v / GIB:>10.3f}{v / 1e9:>10.3f}{v / est['params']:>13.2f}")

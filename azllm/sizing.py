@@ -15,13 +15,14 @@ import torch
 from .core import AzllmError, loads_json
 from .runtime import Runtime, peak_memory_gib, reset_peak_memory, saved_tensor_bytes
 from .engine import TrainConfig, Plan, Engine, build_engine, resolve_plan, inner_model, lm_loss, train_step
-from .memory import MAX_BATCH, activation_bytes, config_shape, shape_from, llama_params, model_shape, estimate_memory
+from .memory import MAX_BATCH, activation_bytes, config_shape, shape_from, llama_params, model_shape, estimate_memory, long_context_keys, model_state_bytes
 
 
 # %% auto #0
 __all__ = ['FIT_MARGIN', 'ram_gib', 'gpu_gib', 'processes_here', 'device_memory_gib', 'default_memory_budget_gib', 'size_plan',
            'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'step_memory_gib', 'model_load_gib',
-           'check_model_loads', 'check_step_fits', 'choose_micro_batch', 'cpu_run_fits', 'max_micro_batch']
+           'check_model_loads', 'check_step_fits', 'length_floor', 'check_length_fits', 'out_of_memory_error',
+           'choose_micro_batch', 'cpu_run_fits', 'max_micro_batch']
 
 # %% ../nbs/26_sizing.ipynb #3e53b057
 FIT_MARGIN = 1.25   # refuse only when the floor exceeds the device's memory by this factor: the estimate is approximate, a refusal must be certain
@@ -122,8 +123,9 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
     if plan.strategy == 'fsdp2': state /= plan.world
     shape = config_shape(inner_model(model).config)
+    fused = plan.cuda and cfg.liger is not False
     act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32',
-                           grad_checkpointing=cfg.grad_checkpointing, fused_ce=plan.cuda and cfg.liger is not False)
+                           grad_checkpointing=cfg.grad_checkpointing, fused_ce=fused, **long_context_keys(cfg, fused))
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
 
@@ -141,7 +143,8 @@ def model_load_gib(spec:str, # `model` of a config: preset:NAME or a local model
     return llama_params(**{k: v for k, v in s.items() if v is not None}) * 4 / 2**30
 
 def check_model_loads(cfg:TrainConfig, rt:Runtime):
-    "Refuse, before loading it, a model whose fp32 weights alone cannot fit the RAM each process of this machine gets."
+    "Refuse, before loading it, a model whose fp32 weights alone cannot fit the RAM each process of this machine gets (and, on a GPU, a seq_len that cannot fit)."
+    if rt.cuda: check_length_fits(cfg, rt)
     if cfg.base_in_4bit() or (need := model_load_gib(cfg.model)) is None: return
     procs = processes_here(rt)
     have = ram_gib() / procs
@@ -161,6 +164,53 @@ def check_step_fits(model, cfg:TrainConfig, micro_batch:int, plan:Plan):
                      f"(model state {need['state']:,.1f}, activations {need['activations']:,.1f} of which logits {need['logits']:,.1f}), "
                      f"but {where} {have:,.1f} GiB; lower micro_batch (raise grad_accum to keep the batch) or seq_len, set "
                      "grad_checkpointing: true, or use micro_batch: auto with global_batch (memory_check: false tries anyway)")
+
+# %% ../nbs/26_sizing.ipynb #791bf003
+def length_floor(cfg:TrainConfig, # a run config of a training stage
+                 cuda:bool, # as on a GPU (bf16 autocast; Liger's fused loss unless liger: false)
+                 world:int=1, # processes (fsdp2 shards the model state)
+                ) -> Optional[dict]:
+    "A floor of one step's GiB per process from the model's shape and the config alone (None: the shape is unknown)."
+    if (shape := model_shape(cfg.model)) is None: return None
+    mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, resolve_plan(cfg, Runtime(cuda=cuda)).bf16
+    full = getattr(cfg, 'stage', 'cpt') == 'cpt' and getattr(cfg, 'phase', 'full') == 'full'
+    frozen_bf16 = not full and bf16 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
+    act = activation_bytes(mb, cfg.seq_len, **shape, precision='bf16' if bf16 else 'fp32', weights='bf16' if frozen_bf16 else 'fp32',
+                           grad_checkpointing=cfg.grad_checkpointing, fused_ce=fused, **long_context_keys(cfg, fused))
+    n = llama_params(**shape)
+    state = (sum(model_state_bytes(n, 'bf16' if bf16 else 'fp32', cfg.optimizer).values()) if full
+             else n * (0.5 if cfg.base_in_4bit() else 2 if bf16 and cfg.frozen_bf16 else 4))
+    if cfg.strategy == 'fsdp2': state /= world
+    return dict(micro_batch=mb, state=state / 2**30, activations=act['total'] / 2**30, host=act['host'] / 2**30,
+                total=(state + act['total']) / 2**30)
+
+def check_length_fits(cfg:TrainConfig, # the run config
+                      rt:Runtime, # this process
+                      have_gib:Optional[float]=None, # the device's GiB (None: this GPU's)
+                      cuda:Optional[bool]=None, # estimate as on a GPU (None: rt.cuda)
+                     ):
+    "Refuse, before the model loads, a seq_len whose step cannot fit this GPU or whose offloaded checkpoints cannot fit the RAM."
+    cuda = rt.cuda if cuda is None else cuda
+    if (f := length_floor(cfg, cuda, rt.world)) is None: return
+    have = have_gib if have_gib is not None else device_memory_gib(rt)
+    if f['total'] > FIT_MARGIN * have:
+        fixes = ([] if cfg.grad_checkpointing or cfg.offload_activations else ['grad_checkpointing: true'])
+        fixes += ([] if cfg.offload_activations else ['offload_activations: true']) + ['sequence_parallel: N over N GPUs', 'a shorter seq_len']
+        raise AzllmError(f"seq_len {cfg.seq_len} x micro_batch {f['micro_batch']} needs at least {f['total']:,.1f} GiB per GPU "
+                         f"(model state {f['state']:,.1f}, activations {f['activations']:,.1f}), but this GPU has {have:,.1f} GiB; "
+                         f"use {', '.join(fixes)} (memory_check: false tries anyway)")
+    if f['host'] > ram_gib() / processes_here(rt):
+        raise AzllmError(f"offload_activations: seq_len {cfg.seq_len} puts {f['host']:,.1f} GiB of checkpoints in host memory per process, "
+                         f"more than this machine's RAM gives each ({ram_gib() / processes_here(rt):,.1f} GiB); use a shorter seq_len or "
+                         "sequence_parallel: N over N GPUs (memory_check: false tries anyway)")
+
+def out_of_memory_error(seq_len:int, # tokens per row
+                        micro_batch, # rows per forward pass
+                       ) -> AzllmError:
+    "The one line a run ends with when the GPU runs out of memory in a step: what ran out, and the fixes."
+    return AzllmError(f"the GPU ran out of memory in a training step of micro_batch {micro_batch} x seq_len {seq_len}; free memory with "
+                      "grad_checkpointing: true, offload_activations: true (activation checkpoints in host memory), sequence_parallel: N "
+                      "(the sequence split over N GPUs), micro_batch: 1, or a shorter seq_len")
 
 # %% ../nbs/26_sizing.ipynb #b7a1c0d8
 def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
@@ -186,10 +236,11 @@ def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
 def cpu_run_fits(cfg, # a validated run config of a training stage (cpt, sft, dpo) about to run on a CPU
                 ):
     "Refuse, before the model loads, a run whose estimated step cannot fit this machine's RAM (no GPU visible); a model of unknown shape passes."
-    if (shape := model_shape(cfg.model)) is None: return
+    if not cfg.memory_check or (shape := model_shape(cfg.model)) is None: return
     plan = resolve_plan(cfg, Runtime())        # the run's own precision on this CPU (auto: fp32); bf16 and fp8 fail here as in setup
     mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
-    est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape)
+    est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape,
+                          grad_checkpointing=cfg.grad_checkpointing, **long_context_keys(cfg, False))
     need, ram = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes']), ram_gib() * 2**30
     if need > ram:
         raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "

@@ -21,7 +21,7 @@ from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncom
                               read_sidecar, is_url, LOCK)
 from .packing import WindowOrder
 from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher
-from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan
+from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan, out_of_memory_error
 
 
 # %% auto #0
@@ -444,7 +444,7 @@ def run_training(cfg:TrainConfig, # the run config
         with seeded(cfg.seed):                    # dropout and data order reproducible, whatever ran before in this process
             t.setup()
             final = t.fit()
-    except BaseException:
-        t.cleanup(failed=True); raise
+    except BaseException as e:      # the GPU out of memory mid-step: one line with the fixes (exit 2), not a CUDA traceback
+        t.cleanup(failed=True); raise (out_of_memory_error(cfg.seq_len, cfg.micro_batch) if isinstance(e, torch.OutOfMemoryError) else e)
     t.cleanup()
     return final

@@ -1,0 +1,85 @@
+"""Long sequences in one process, end to end through `azllm train`: packed documents with document masks at a long length train
+the same with the MLP and the loss tiled and the checkpoints offloaded as without them; a RoPE scaling takes a run past the
+model's positions (and without one the length is refused in one line); the GPU running out of memory mid-step ends in one line
+and exit code 2, never a traceback."""
+import json
+import pytest, torch
+from test_engine import write_cfg, losses, train_here
+
+pytestmark = pytest.mark.usefixtures('one_thread')
+
+# 4096 tokens a row: twice the tiny preset's 2048 positions, so a RoPE scaling is needed
+LONG = dict(seq_len=4096, micro_batch=1, grad_accum=1, max_steps=2, valid_data=[], doc_mask=True, save_every=100, warmup_steps=0,
+            rope_scaling={'rope_type': 'linear', 'factor': 2}, liger=False, compile=False,
+            memory_check=False)   # the CPU check counts a preset's logits at Llama 3's 128k words; this tokenizer has 4,000
+
+
+def test_long_packed_rows_train_the_same_tiled_and_offloaded(tmp_path, small_tokenizer, monkeypatch):
+    import azllm.engine
+    monkeypatch.setattr(azllm.engine, 'TILE_TOKENS', 512)         # eight chunks a row, so the tiles really split the row
+    runs = {}
+    for name, kw in (('plain', dict(tiled_mlp=False, tiled_loss=False)),
+                     ('long', dict(tiled_mlp=True, tiled_loss=True, offload_activations=True)),
+                     ('no_doc_mask', dict(tiled_mlp=False, tiled_loss=False, doc_mask=False))):
+        train_here(write_cfg(tmp_path/f'{name}.yml', small_tokenizer, tmp_path/name, **{**LONG, **kw}))
+        runs[name] = losses(tmp_path/name)
+    s = json.loads((tmp_path/'long'/'summary.json').read_text())
+    assert (s['tiled_mlp'], s['tiled_loss'], s['offloaded']) == (2, True, 2)         # both layers of the tiny preset
+    assert sorted(runs['long']) == [1, 2]
+    for step in (1, 2): assert runs['long'][step] == pytest.approx(runs['plain'][step], rel=1e-5), step
+    tiled, unmasked = (max(abs(runs[r][k] - runs['plain'][k]) for k in (1, 2)) for r in ('long', 'no_doc_mask'))
+    assert unmasked > max(1e-5, 10 * tiled), (tiled, unmasked)    # the document masks are in force at this length, tiled or not
+    final = json.loads((tmp_path/'long'/'final'/'config.json').read_text())
+    assert final['max_position_embeddings'] == 4096 and final['rope_parameters']['rope_type'] == 'linear'   # the saved model carries its scaling
+
+
+def test_a_length_past_the_positions_needs_a_rope_scaling(tmp_path, small_tokenizer, capsys):
+    from azllm.cli import main
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', **{**LONG, 'rope_scaling': None})
+    assert main(['train', str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert "seq_len 4096 is beyond the model's limit of 2048 positions; to train past it set a RoPE scaling, e.g. rope_scaling: {rope_type: yarn, factor: 2}" in err
+    assert 'Traceback' not in err and not (tmp_path/'run').exists()
+
+
+def test_out_of_memory_mid_step_is_one_line_and_exit_2(tmp_path, small_tokenizer, monkeypatch, capsys):
+    import azllm.trainer
+    from azllm.cli import main
+    def oom(*a, **k): raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity of 79.19 GiB")
+    monkeypatch.setattr(azllm.trainer, 'train_step', oom)
+    cfg = write_cfg(tmp_path/'c.yml', small_tokenizer, tmp_path/'run', max_steps=2, valid_data=[])
+    assert main(['train', str(cfg)]) == 2
+    err = capsys.readouterr().err
+    lines = [l[l.index('azllm: error:'):] for l in err.splitlines() if 'azllm: error:' in l]   # (after the progress bar's last state)
+    assert len(lines) == 1 and 'Traceback' not in err and 'CUDA out of memory' not in err, err[-2000:]
+    for fix in ('grad_checkpointing: true', 'offload_activations: true', 'sequence_parallel: N', 'micro_batch 2 x seq_len 64', 'shorter seq_len'):
+        assert fix in lines[0], fix
+    assert not (tmp_path/'run').exists()                          # failed before its first checkpoint: nothing left behind
+
+
+def test_the_long_context_benchmark_plans_its_trials_and_renders(tmp_path):
+    "benchmarks/long_context.py without a GPU: its lengths, RoPE factors, commands (one GPU and --gpus N), estimates, table and figure."
+    import runpy
+    from pathlib import Path
+    from conftest import ROOT
+    b = runpy.run_path(str(ROOT/'benchmarks'/'long_context.py'))
+    class A: lengths, start, max_len = None, 16384, 1 << 20
+    assert b['lengths_for'](A) == [16384 << k for k in range(7)]                      # 16k ... 1M, doubling
+    assert [b['rope_factor'](L, 131072) for L in (65536, 131072, 262144, 524288, 1 << 20)] == [0, 0, 2, 4, 8]
+    one = b['azllm_command']('1b', 262144, Path('o'), Path('d.txt'), 131072, 1)
+    assert 'seq_len=262144' in one and 'offload_activations=true' in one and 'rope_scaling={rope_type: yarn, factor: 2}' in one and '--nproc' not in one
+    sp = b['azllm_command']('8b', 131072, Path('o'), Path('d.txt'), 262144, 8)
+    assert sp[-4:] == ['--nproc', '8', '--launcher', 'torchrun'] and 'sequence_parallel=8' in sp and 'offload_activations=false' in sp
+    from azllm.stages import read_runs                              # every trial's config is a valid run config
+    for shape in ('1b', '3b', '8b', '8b-qlora'): read_runs([str(ROOT/b['SHAPES'][shape][0]), *b['azllm_overrides'](shape, 262144, Path('o'), Path('d'), 131072, 1)])
+    e = [b['estimate']('1b', L, 131072)['estimate_gib'] for L in (65536, 131072, 262144)]
+    assert e[1] < e[0] < e[2] < 80                                  # offloaded from 128k, its layer inputs leave the card: the floor drops
+    rows = [dict(shape='1b', path=p, seq_len=L, gpus=1, card='H100', status=st, tok_per_s=1000.0, peak_gib=10.0 * k, estimate_gib=9.0 * k, estimate_hf_gib=20.0)
+            for p, sts in (('azllm', ('ok', 'ok', 'oom')), ('hf', ('ok', 'oom', 'skipped'))) for k, (L, st) in enumerate(zip((16384, 32768, 65536), sts), 1)]
+    res = dict(runs=[dict(command='python x', date='d', machine=dict(card='H100', card_gib=79.2))], rows=rows)
+    table = b['markdown_table'](res).splitlines()
+    assert table[2] == '| 1b | azllm | H100 | 32,768 | 1,000 | 20.0 | 18.0 | 65,536: oom |'
+    assert table[3] == '| 1b | Hugging Face | H100 | 16,384 | 1,000 | 10.0 | 20.0 | 32,768: oom |'
+    f = tmp_path/'r.json'; f.write_text(__import__('json').dumps(res))
+    b['cmd_render'](type('A', (), dict(results=str(f), figure=None, table=None)))
+    assert (tmp_path/'r.png').stat().st_size > 5000 and (tmp_path/'r.md').read_text().startswith('| shape |')
