@@ -123,8 +123,9 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
     if plan.strategy == 'fsdp2': state /= plan.world
     shape = config_shape(inner_model(model).config)
-    fused = plan.cuda and cfg.liger is not False
-    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32',
+    fused, total = plan.cuda and cfg.liger is not False, sum(p.numel() for p in ps)
+    bf16_base = plan.bf16 and trained < total / 2 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
+    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32', weights='bf16' if bf16_base else 'fp32',
                            grad_checkpointing=cfg.grad_checkpointing, fused_ce=fused, **long_context_keys(cfg, fused))
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
