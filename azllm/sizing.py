@@ -194,7 +194,8 @@ def check_length_fits(cfg:TrainConfig, # the run config
     if (f := length_floor(cfg, cuda, rt)) is None: return
     have = have_gib if have_gib is not None else device_memory_gib(rt)
     if f['total'] > FIT_MARGIN * have:
-        fixes = ([] if cfg.grad_checkpointing or cfg.offload_activations else ['grad_checkpointing: true'])
+        fixes = ['a lower micro_batch (raise grad_accum to keep the batch)'] if f['micro_batch'] > 1 else []
+        fixes += [] if cfg.grad_checkpointing or cfg.offload_activations else ['grad_checkpointing: true']
         fixes += ([] if cfg.offload_activations else ['offload_activations: true']) + ['sequence_parallel: N over N GPUs', 'a shorter seq_len']
         raise AzllmError(f"seq_len {cfg.seq_len} x micro_batch {f['micro_batch']} needs at least {f['total']:,.1f} GiB per GPU "
                          f"(model state {f['state']:,.1f}, activations {f['activations']:,.1f}), but this GPU has {have:,.1f} GiB; "
