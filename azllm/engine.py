@@ -75,7 +75,7 @@ class TrainConfig(Config):
     strategy: Literal[STRATEGIES] = 'auto'  # auto = fsdp2 under accelerate's FSDP config, else ddp when >1 process
     liger: Union[bool, Literal['auto']] = 'auto' # Liger kernels; auto = on when CUDA and liger-kernel are present
     liger_kernels: Union[Literal['auto'], list[str]] = 'auto'  # auto = fused CE only if compiled, else rms_norm, rope, swiglu, fused CE
-    compile: Union[bool, Literal['auto']] = 'auto'  # torch.compile each decoder layer; auto = on with CUDA
+    compile: Union[bool, Literal['auto']] = 'auto'  # torch.compile each decoder layer; auto = on with CUDA (off where tiled_mlp or offload_activations applies)
     grad_checkpointing: bool = False             # recompute activations in backward (less memory, ~15-20% slower)
     offload_activations: bool = False            # checkpoint every layer with its saved input in pinned host memory (implies checkpointing; the RAM must hold layers x seq_len x hidden x 4 bytes)
     tiled_mlp: Union[bool, Literal['auto']] = 'auto'   # run each MLP over chunks of 8192 tokens (exact; its seq x intermediate tensors never exist whole); auto = rows of 16384 tokens or more

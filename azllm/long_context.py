@@ -123,7 +123,7 @@ def offload_layers(base, # a `transformers` causal LM
         n += 1
     return n
 
-# %% ../nbs/19_long_context.ipynb #298b574b
+# %% ../nbs/19_long_context.ipynb #4db26cfa
 ROPE_TYPES = ('linear', 'dynamic', 'yarn', 'llama3')
 ROPE_KEYS = {'rope_type', 'factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor', 'beta_fast', 'beta_slow',
              'attention_factor', 'mscale', 'mscale_all_dim', 'truncate'}   # transformers' words for these types

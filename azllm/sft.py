@@ -22,6 +22,7 @@ from .runtime import Runtime, seeded, quiet
 from .engine import TrainConfig, full_state_dict
 from .trainer import Trainer, TaskBase, run_training, data_dir, read_losses
 from .lora_kernels import dequantize_4bit
+from .long_context import scale_rope
 
 # %% auto #0
 __all__ = ['LLAMA3_VOCAB_SIZE', 'LLAMA_PROJECTIONS', 'fit_vocabulary', 'needs_embeddings', 'lora_config', 'SFTRun',
@@ -128,6 +129,7 @@ def preview_run(config:str|Path|None=None, # an SFT run config (YAML): its train
 def sft_model(cfg:SFTRun, tok) -> tuple:
     "Load the base model, fit it to `tok`, and decide whether embeddings train: (model, resize info, train_embeddings)."
     model = load_model(cfg.model, tok, seed=cfg.seed, attn_implementation=cfg.attn_implementation, load_in_4bit=cfg.load_in_4bit)
+    scale_rope(model, cfg.rope_scaling, cfg.seq_len)     # the user's RoPE scaling; a seq_len past the model's positions stops here, before the data
     resized = None
     if (rows := model.get_input_embeddings().num_embeddings) != len(tok):
         model_tok = load_tokenizer(cfg.model) if has_tokenizer(cfg.model) else load_tokenizer(None) if rows == LLAMA3_VOCAB_SIZE else None

@@ -123,8 +123,9 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
     if plan.strategy == 'fsdp2': state /= plan.world
     shape = config_shape(inner_model(model).config)
-    fused = plan.cuda and cfg.liger is not False
-    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32',
+    fused, total = plan.cuda and cfg.liger is not False, sum(p.numel() for p in ps)
+    bf16_base = plan.bf16 and trained < total / 2 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
+    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32', weights='bf16' if bf16_base else 'fp32',
                            grad_checkpointing=cfg.grad_checkpointing, fused_ce=fused, **long_context_keys(cfg, fused))
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
@@ -168,11 +169,12 @@ def check_step_fits(model, cfg:TrainConfig, micro_batch:int, plan:Plan):
 # %% ../nbs/26_sizing.ipynb #791bf003
 def length_floor(cfg:TrainConfig, # a run config of a training stage
                  cuda:bool, # as on a GPU (bf16 autocast; Liger's fused loss unless liger: false)
-                 world:int=1, # processes (fsdp2 shards the model state)
+                 rt:Optional[Runtime]=None, # this process (its world and strategy: fsdp2 shards the model state); None: one process
                 ) -> Optional[dict]:
     "A floor of one step's GiB per process from the model's shape and the config alone (None: the shape is unknown)."
     if (shape := model_shape(cfg.model)) is None: return None
-    mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, resolve_plan(cfg, Runtime(cuda=cuda)).bf16
+    plan = resolve_plan(cfg, replace(rt, cuda=cuda) if rt else Runtime(cuda=cuda))
+    mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, plan.bf16
     full = getattr(cfg, 'stage', 'cpt') == 'cpt' and getattr(cfg, 'phase', 'full') == 'full'
     frozen_bf16 = not full and bf16 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
     act = activation_bytes(mb, cfg.seq_len, **shape, precision='bf16' if bf16 else 'fp32', weights='bf16' if frozen_bf16 else 'fp32',
@@ -180,7 +182,7 @@ def length_floor(cfg:TrainConfig, # a run config of a training stage
     n = llama_params(**shape)
     state = (sum(model_state_bytes(n, 'bf16' if bf16 else 'fp32', cfg.optimizer).values()) if full
              else n * (0.5 if cfg.base_in_4bit() else 2 if bf16 and cfg.frozen_bf16 else 4))
-    if cfg.strategy == 'fsdp2': state /= world
+    if plan.strategy == 'fsdp2': state /= plan.world
     return dict(micro_batch=mb, state=state / 2**30, activations=act['total'] / 2**30, host=act['host'] / 2**30,
                 total=(state + act['total']) / 2**30)
 
@@ -191,10 +193,11 @@ def check_length_fits(cfg:TrainConfig, # the run config
                      ):
     "Refuse, before the model loads, a seq_len whose step cannot fit this GPU or whose offloaded checkpoints cannot fit the RAM."
     cuda = rt.cuda if cuda is None else cuda
-    if (f := length_floor(cfg, cuda, rt.world)) is None: return
+    if (f := length_floor(cfg, cuda, rt)) is None: return
     have = have_gib if have_gib is not None else device_memory_gib(rt)
     if f['total'] > FIT_MARGIN * have:
-        fixes = ([] if cfg.grad_checkpointing or cfg.offload_activations else ['grad_checkpointing: true'])
+        fixes = ['a lower micro_batch (raise grad_accum to keep the batch)'] if f['micro_batch'] > 1 else []
+        fixes += [] if cfg.grad_checkpointing or cfg.offload_activations else ['grad_checkpointing: true']
         fixes += ([] if cfg.offload_activations else ['offload_activations: true']) + ['sequence_parallel: N over N GPUs', 'a shorter seq_len']
         raise AzllmError(f"seq_len {cfg.seq_len} x micro_batch {f['micro_batch']} needs at least {f['total']:,.1f} GiB per GPU "
                          f"(model state {f['state']:,.1f}, activations {f['activations']:,.1f}), but this GPU has {have:,.1f} GiB; "

@@ -13,6 +13,7 @@ batch 1), 2 steps, each trial in its own process under a time limit (so running 
   8b        Llama 3.1 8B, LoRA SFT on a bf16 base: configs/sft_llama-3.1-8b_24gb.yml load_in_4bit=false optimizer=adamw
   8b-qlora  the same on its NF4 base (bitsandbytes), as shipped
   tiny      the tiny preset (configs/cpt_tiny_base.yml): a CPU check of this script
+  tiny-lora the tiny preset with LoRA (configs/sft_tiny.yml): a CPU check of the SFT path
 
 The azllm path is `azllm train` with grad_checkpointing, the long-sequence keys at their defaults (tiled MLP, and the loss
 without Liger, from 16k tokens) and offload_activations from --offload-from tokens, and, past the model's 131,072 positions, rope_scaling {rope_type: yarn, factor: seq_len/131072}.
@@ -32,6 +33,7 @@ SHAPES = {  # name -> (config, stage, preset, azllm overrides, what the Hugging 
     '8b': ('configs/sft_llama-3.1-8b_24gb.yml', 'sft', 'llama-3.1-8b', ['load_in_4bit=false', 'optimizer=adamw'], 'lora'),
     '8b-qlora': ('configs/sft_llama-3.1-8b_24gb.yml', 'sft', 'llama-3.1-8b', [], 'qlora'),
     'tiny': ('configs/cpt_tiny_base.yml', 'cpt', 'llama-tiny', [], 'full'),
+    'tiny-lora': ('configs/sft_tiny.yml', 'sft', 'llama-tiny', ['tokenizer=null'], 'lora'),
 }
 
 
