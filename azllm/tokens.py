@@ -156,15 +156,16 @@ def encode_slice(job:dict, # source, start, end, path, dtype, bos, eos, text_fie
                  tokenizer=None, # a `tokenizers.Tokenizer` (default: the worker's)
                  on_bytes=None, # called with the text bytes of each batch encoded (a progress bar)
                 ) -> dict:
-    "Encode one slice into its shard file, `bos doc eos` per document; return its documents, tokens, text bytes and SHA-256."
+    "Encode one slice into its shard file, `bos doc eos` per document; return its documents, tokens, text bytes, largest id and SHA-256."
     tk, dt, bos, eos = tokenizer or _TOKENIZER, np.dtype(job['dtype']), job['bos'], job['eos']
-    h, n_docs, n_tok, n_bytes = hashlib.sha256(), 0, 0, 0
+    h, n_docs, n_tok, n_bytes, top = hashlib.sha256(), 0, 0, 0, 0
     with open(job['path'], 'wb') as f:
         def flush(batch, nb):
-            nonlocal n_tok
+            nonlocal n_tok, top
             ids = []
             for e in tk.encode_batch_fast(batch, add_special_tokens=False): ids.append(bos); ids.extend(e.ids); ids.append(eos)
-            b = np.asarray(ids, dtype=dt).tobytes(); f.write(b); h.update(b); n_tok += len(ids)
+            a = np.asarray(ids, dtype=dt); top = max(top, int(a.max()))                 # recorded, so a hit need not read the shard
+            b = a.tobytes(); f.write(b); h.update(b); n_tok += len(ids)
             if on_bytes: on_bytes(nb)
         batch, nb = [], 0
         for doc in slice_documents(job['source'], job['text_field'], start=job['start'], end=job['end']):
@@ -172,7 +173,7 @@ def encode_slice(job:dict, # source, start, end, path, dtype, bos, eos, text_fie
             if nb >= BATCH_BYTES: flush(batch, nb); batch, nb = [], 0
         if batch: flush(batch, nb)
         f.flush(); os.fsync(f.fileno())
-    return dict(file=Path(job['path']).name, documents=n_docs, tokens=n_tok, bytes=n_bytes, sha256=h.hexdigest())
+    return dict(file=Path(job['path']).name, documents=n_docs, tokens=n_tok, bytes=n_bytes, max_id=top, sha256=h.hexdigest())
 
 def encode_slices(jobs:list[dict], # from `plan_slices`, with their shard paths
                   tok, # the transformers tokenizer
@@ -235,8 +236,9 @@ def mark_cache(root:Path):
         elif read_marker(root)['kind'] != 'token-cache':
             raise AzllmError(f"{root}: token_cache is an azllm {read_marker(root)['kind']}, not a token cache; choose another folder")
 
-def _ids_below(f:Path, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
-    "Whether every token id of shard `f` is below `vocab` (read in chunks: memory stays flat)."
+def _ids_below(f:Path, s:dict, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
+    "Whether shard `f` (its manifest record `s`) holds only ids below `vocab`: its recorded largest id, or (an entry that records none) every id, read in chunks."
+    if isinstance(s.get('max_id'), int) and not isinstance(s['max_id'], bool): return 0 <= s['max_id'] < vocab
     if not f.stat().st_size: return True
     a = np.memmap(f, dtype=dtype, mode='r')
     return all(int(a[i:i + chunk].max()) < vocab for i in range(0, len(a), chunk))
@@ -245,7 +247,7 @@ def cached_entry(entry:Path, # a cache entry folder
                  vocab:int|None=None, # the tokenizer's size: every id must be below it (None: not checked)
                  dtype:str|None=None, # the dtype the entry must have (None: either)
                 ) -> dict|None:
-    "The manifest of a complete, sound cache entry (a folder, not a link; every shard of the length it records, of `dtype`, its ids below `vocab`), else None."
+    "The manifest of a complete, sound cache entry (a folder, not a link; every shard of the length it records, of `dtype`, its recorded largest id below `vocab`), else None."
     if entry.is_symlink() or not entry.is_dir(): return None
     try: m = loads_json((entry/'manifest.json').read_text(), entry/'manifest.json')
     except (OSError, ValueError, AzllmError): return None
@@ -256,7 +258,7 @@ def cached_entry(entry:Path, # a cache entry folder
     item = np.dtype(m.get('dtype', 'uint32')).itemsize
     ok = all((entry/s['file']).is_file() and not (entry/s['file']).is_symlink() and (entry/s['file']).stat().st_size == s['tokens'] * item
              for s in m.get('shards', []))
-    if ok and vocab: ok = all(_ids_below(entry/s['file'], m.get('dtype', 'uint32'), vocab) for s in m['shards'])
+    if ok and vocab: ok = all(_ids_below(entry/s['file'], s, m.get('dtype', 'uint32'), vocab) for s in m['shards'])   # (the ids themselves: as they are read)
     return m if ok and m.get('shards') else None
 
 def _lock(path:Path):

@@ -93,12 +93,15 @@ def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
     return dict(res, wall_s=time.perf_counter() - t0, cpu_s=u['cpu_s'] - u0['cpu_s'], peak_mb=u['peak_mb'])
 
 
-def listing_second_start(folder:Path, gb:int, files:int=20_000) -> dict:
-    "The data work of a second start on a corpus of `files` files and `gb` GB: sparse files (never read), the content-id index a first start leaves, a cached entry."
+def listing_second_start(folder:Path, gb:int, files:int=20_000, shards:int=96) -> dict:
+    """The data work of a second start on a corpus of `files` files and `gb` GB: sparse files (never read), the content-id index a first
+    start leaves, and its cached entry as a first start writes it (`shards` sparse uint32 shards of 1.62 tokens' bytes per corpus byte,
+    Llama 3's ratio, each with its recorded largest id); then the first two windows training reads, each id checked."""
     import numpy as np
     from azllm.tokens import mark_cache, prepare_tokens, cache_key, token_dtype, TOKENS_FORMAT
     from azllm.token_cache import content_id, IDS_FILE
     from azllm.tokenizer import load_tokenizer
+    from azllm.packing import PackedTokens
     tok = load_tokenizer()
     corpus, cache = folder/'corpus', folder/'cache'
     corpus.mkdir(parents=True, exist_ok=True); mark_cache(cache)
@@ -111,24 +114,21 @@ def listing_second_start(folder:Path, gb:int, files:int=20_000) -> dict:
     dfp = content_id(corpus, cache)
     dtype = token_dtype(len(tok))
     key = cache_key(dfp, 'llama3', text_field='text', dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
-    (cache/key).mkdir(exist_ok=True); np.arange(1000, dtype=dtype).tofile(cache/key/'shard-00000.bin')
-    (cache/key/'manifest.json').write_text(json.dumps(dict(format=TOKENS_FORMAT, dtype=dtype, shards=[dict(file='shard-00000.bin', tokens=1000)],
-                                                           documents=1, tokens=1000, bytes=1, sources=[str(corpus)])))
+    entry, n = cache/key, int(1.62 * gb * 10**9 / 4 / shards)
+    if entry.exists(): shutil.rmtree(entry)
+    entry.mkdir()
+    recs = []
+    for i in range(shards):
+        s = entry/f'shard-{i:05d}.bin'; s.touch(); os.truncate(s, n * 4)
+        recs.append(dict(file=s.name, documents=1, tokens=n, bytes=1, max_id=len(tok) - 1, sha256='0' * 64))
+    (entry/'manifest.json').write_text(json.dumps(dict(format=TOKENS_FORMAT, dtype=dtype, shards=recs, documents=shards, tokens=n * shards,
+                                                        bytes=gb * 10**9, sources=[str(corpus)])))
     u0, t0 = usage(), time.perf_counter()
-    entry, m = prepare_tokens(corpus, tok, content_id(corpus, cache), 'llama3', cache)     # what a second start does before training
+    got, m = prepare_tokens(corpus, tok, content_id(corpus, cache), 'llama3', cache)     # what a second start does before training
+    PackedTokens(got, 2048, tok.bos_token_id, vocab=len(tok)).batch([0, 1])               # and the first windows it reads
     u = usage()
-    assert entry.name == key, 'not a hit'
-    out = dict(files=files, gb=gb, hit_wall_s=time.perf_counter() - t0, hit_cpu_s=u['cpu_s'] - u0['cpu_s'])
-    from azllm.tokens import cached_entry                        # what the hit's check of the ids costs per GB of real shards
-    big = folder/'ids'; big.mkdir(exist_ok=True)
-    np.random.default_rng(0).integers(0, len(tok), 1 << 28, dtype=np.uint32).tofile(big/'shard-00000.bin')
-    (big/'manifest.json').write_text(json.dumps(dict(dtype='uint32', shards=[dict(file='shard-00000.bin', tokens=1 << 28)])))
-    with open(big/'shard-00000.bin', 'rb+') as f: os.fsync(f.fileno()); os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)   # read from disk, as after a reboot
-    u0, t0 = usage(), time.perf_counter()
-    assert cached_entry(big, vocab=len(tok), dtype='uint32')
-    u = usage()
-    shutil.rmtree(big)
-    return dict(out, id_check_gb=(1 << 30) / 1e9, id_check_wall_s=time.perf_counter() - t0, id_check_cpu_s=u['cpu_s'] - u0['cpu_s'])
+    assert got.name == key, 'not a hit'
+    return dict(files=files, gb=gb, shards=shards, shard_gb=n * 4 / 1e9 * shards, hit_wall_s=time.perf_counter() - t0, hit_cpu_s=u['cpu_s'] - u0['cpu_s'])
 
 
 def layouts(corpus:Path, tmp:Path, s3=None) -> dict:
