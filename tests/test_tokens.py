@@ -309,3 +309,23 @@ def test_remote_zstd_parquet_and_text_are_sliced_by_range_reads(tmp_path, small_
     assert 'tokenized by one process (a remote zstd file is split only by its seek table' in capsys.readouterr().out
     entry, m = prepare_tokens(url, tok, 'remote-no-table', 't', tmp_path/'cache', slice_bytes=2000)
     assert np.array_equal(shard_tokens(entry), ref)
+
+
+def test_the_tokenizer_sample_read_by_two_processes_is_one_readers(tmp_path):
+    "Two worker processes over the corpus's slices (a plain file, a seekable .zst, a Parquet file) give the sample one reader takes, in the same order; an empty corpus is one line."
+    import pyzstd, pyarrow as pa, pyarrow.parquet as pq
+    from azllm.data import read_documents
+    from azllm.tokenizer import sampled_documents, sample_documents
+    text, docs = (DATA/'az_train.txt').read_bytes(), list(read_documents(DATA/'az_valid.txt'))
+    with pyzstd.SeekableZstdFile(tmp_path/'s.txt.zst', 'w', max_frame_content_size=20_000) as f: f.write(text)
+    pq.write_table(pa.table({'text': docs}), tmp_path/'p.parquet', row_group_size=5)
+    corpus = [str(DATA/'az_train.txt'), str(tmp_path/'s.txt.zst'), str(tmp_path/'p.parquet')]
+    import azllm.tokens
+    with pytest.MonkeyPatch.context() as m:                         # slices of 16 MB would leave these small files whole: cut them small
+        plan = azllm.tokens.plan_slices
+        m.setattr(azllm.tokenizer, 'plan_slices', lambda s, parts: plan(s, parts, min_bytes=20_000))
+        assert len(azllm.tokenizer.plan_slices(corpus, 2)) > 6
+        two = list(sampled_documents(corpus, 0.3, seed=3, workers=2))
+    assert two == list(sample_documents(read_documents(corpus), 0.3, seed=3)) and len(two) > 10
+    (tmp_path/'blank.txt').write_text('\n\n  \n')
+    with pytest.raises(AzllmError, match='holds no text'): list(sampled_documents([str(tmp_path/'blank.txt')], 0.5, workers=2))
