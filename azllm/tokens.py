@@ -149,7 +149,7 @@ def source_slices(f, # one source
     if len(out) == 1 and size > 2 * piece:
         why = (f'a {comp} file has no points a reader can start at without decompressing it' if comp and comp != 'zstd' else
                'a remote zstd file is split only by its seek table (the zstd seekable format), and it has none' if comp and is_url(f) else
-               'its zstd frames are one, or do not record their sizes (pzstd writes many)' if comp
+               'its zstd frames are one, or do not record their sizes (pzstd writes many)' if comp else 'its row groups are one' if kind == '.parquet'
                else 'CSV and JSON files are read whole' if kind in ('.csv', '.tsv', '.json') else 'it has no document boundary to cut at')
         print0(f"{f}: {size / 1e6:,.0f} MB tokenized by one process ({why})")
     return out
