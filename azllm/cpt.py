@@ -147,8 +147,8 @@ class CPTTask(TaskBase):
         fps = getattr(self, 'fingerprints', {})          # what the trainer already computed (train data, tokenizer)
         entries = {split: prepare_data(cfg, tok, split, rt, out, fps, self.progress)[0]
                    for split in ('train', 'valid') if getattr(cfg, f'{split}_data')}
-        train = PackedTokens(entries['train'], cfg.seq_len, tok.bos_token_id, doc_mask=cfg.doc_mask)
-        valid = PackedTokens(entries['valid'], cfg.seq_len, tok.bos_token_id, keep_tail=True, doc_mask=cfg.doc_mask) if cfg.valid_data else None
+        train = PackedTokens(entries['train'], cfg.seq_len, tok.bos_token_id, doc_mask=cfg.doc_mask, vocab=len(tok))   # every id read is checked
+        valid = PackedTokens(entries['valid'], cfg.seq_len, tok.bos_token_id, keep_tail=True, doc_mask=cfg.doc_mask, vocab=len(tok)) if cfg.valid_data else None
         return train, valid
 
     def save_final(self, trainer:Trainer, out:Path): save_final(trainer.eng.model, trainer.tok, out, trainer.rt)

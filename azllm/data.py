@@ -17,8 +17,8 @@ from .core import AzllmError, hub_offline, looks_local, loads_json, require_fs, 
 __all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'STORAGE_DEFAULTS', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS',
            'MAX_DOC_CHARS', 'BOUNDARY', 'az_lower', 'az_upper', 'cyrillic_to_latin', 'normalize_az', 'inflate_limit',
            'check_regular', 'use_storage', 'storage_error', 'probe_remote', 'remote_calls', 'is_url', 'source_format',
-           'open_source', 'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'slice_source',
-           'find_data_samples', 'corpus_stats']
+           'open_source', 'check_text_file', 'expand_sources', 'slice_documents', 'read_documents', 'open_stored',
+           'slice_source', 'find_data_samples', 'corpus_stats']
 
 # %% ../nbs/01_data.ipynb #30516aa7
 _LOWER = str.maketrans({'İ': 'i', 'I': 'ı'})
@@ -395,18 +395,27 @@ def read_documents(sources, # file(s), director(ies), URL(s) or `datasets` name(
 # %% ../nbs/01_data.ipynb #94070d2a
 BOUNDARY = {'txt': re.compile(rb'\n[ \t]*\r?\n'), 'jsonl': re.compile(rb'\n')}   # after a blank line / after a line: a new document starts
 
+def open_stored(s, # a local path or an fsspec URL
+                block:int=1 << 16, # bytes per range request of a remote file
+               ) -> tuple:
+    "`(file, size)`: the bytes of `s` as stored (never decompressed), seekable; a remote file read by range requests of `block` bytes."
+    if not is_url(s): return open(s, 'rb'), os.path.getsize(s)
+    try:
+        with remote_calls(s): fs, path = require_fs(s); return fs.open(path, 'rb', block_size=block, cache_type='readahead'), fs.size(path)
+    except FileNotFoundError: raise AzllmError(f"{s}: no such file") from None
+
 def slice_source(s, # one source (see `expand_sources`)
                  piece:int, # about this many bytes per slice
                 ) -> list[tuple]:
-    "Cut a plain local .txt or .jsonl file into `(source, start, end)` slices of about `piece` bytes at document boundaries; any other source stays whole."
+    "Cut a plain .txt or .jsonl file, local or remote (by range reads), into `(source, start, end)` slices of about `piece` bytes at document boundaries; any other source stays whole."
     kind, comp = source_format(s)
     sep = BOUNDARY['txt'] if kind in TEXT_SUFFIXES else BOUNDARY['jsonl'] if kind == '.jsonl' else None
-    if comp or sep is None or is_url(s) or not Path(s).is_file(): return [(s, 0, None)]
-    size, cuts = Path(s).stat().st_size, [0]
-    with open(s, 'rb') as f:
+    if comp or sep is None or not (is_url(s) or Path(s).is_file()): return [(s, 0, None)]
+    f, size = open_stored(s); cuts = [0]
+    with remote_calls(s), f:
         while cuts[-1] + piece < size:
             pos = cuts[-1] + piece; f.seek(pos); buf, m = b"", None
-            while chunk := f.read(1 << 20):
+            while chunk := f.read(1 << 16):
                 buf += chunk
                 if m := sep.search(buf): break
                 pos += max(0, len(buf) - 64); buf = buf[-64:]

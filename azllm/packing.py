@@ -54,11 +54,21 @@ def tokenize_to_file(sources, # corpus: files, directories or `datasets` names
 
 # %% ../nbs/02_packing.ipynb #b1d2628b
 class JoinedTokens:
-    "Token files read as one array (memory-mapped): `len` and slicing across file boundaries."
+    "Token files read as one array (memory-mapped): `len` and slicing across file boundaries; with `vocab`, every id read is checked."
     def __init__(self, files:list, # `(path, dtype)` of each file, in order
+                 vocab:int|None=None, # the tokenizer's size: an id read at or past it stops the run in one line (None: not checked)
                 ):
-        self.parts = [np.memmap(f, dtype=dt, mode='r') for f, dt in files if Path(f).stat().st_size]   # (numpy cannot map an empty file)
+        files = [(Path(f), dt) for f, dt in files if Path(f).stat().st_size]                         # (numpy cannot map an empty file)
+        self.names, self.vocab = [f for f, _ in files], vocab
+        self.parts = [np.memmap(f, dtype=dt, mode='r') for f, dt in files]
         self.starts = np.cumsum([0] + [len(p) for p in self.parts])
+
+    def _checked(self, i:int, x:np.ndarray) -> np.ndarray:
+        "`x`, read from file `i`, if its ids are below the vocabulary (a max over the window: about a microsecond per thousand ids)."
+        if self.vocab is not None and len(x) and (top := int(x.max())) >= self.vocab:
+            raise AzllmError(f"{self.names[i]}: token id {top} is not below the tokenizer's {self.vocab:,} ids: the token file is damaged or was made "
+                             f"with another tokenizer; remove {self.names[i].parent} and run again (it is tokenized anew)")
+        return x
 
     def __len__(self): return int(self.starts[-1])
 
@@ -68,7 +78,7 @@ class JoinedTokens:
         out = []
         while a < b and i < len(self.parts):
             lo = a - self.starts[i]; hi = min(b - self.starts[i], len(self.parts[i]))
-            out.append(self.parts[i][lo:hi]); a += hi - lo; i += 1
+            out.append(self._checked(i, self.parts[i][lo:hi])); a += hi - lo; i += 1
         return np.concatenate(out) if len(out) != 1 else out[0]
 
 def token_files(path:str|Path) -> list:
@@ -85,8 +95,9 @@ class PackedTokens:
                  bos_id:int, # id of `<|begin_of_text|>`
                  keep_tail:bool=False, # also a last, shorter window with the leftover tokens (validation: every token scored)
                  doc_mask:bool=False, # batches carry document-local position ids
+                 vocab:int|None=None, # the tokenizer's size: every window read is checked against it (see `JoinedTokens`)
                 ):
-        self.tokens = JoinedTokens(token_files(path))
+        self.tokens = JoinedTokens(token_files(path), vocab)
         self.seq_len, self.bos_id, self.doc_mask = seq_len, bos_id, doc_mask
         full, rest = divmod(len(self.tokens) - 1, seq_len)
         self.n = full + (1 if keep_tail and rest else 0)

@@ -6,7 +6,9 @@ Docs: https://azllm.github.io/azllm/tokenizer.html.md"""
 
 # %% ../nbs/10_tokenizer.ipynb #3a6bb9d9
 from __future__ import annotations
-import hashlib, heapq, json, os, sys, tempfile
+import hashlib, heapq, itertools, json, os, sys, tempfile
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Iterable, Literal, Optional
@@ -15,7 +17,8 @@ from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from pydantic import Field
 from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
-from .data import read_documents, expand_sources, is_url
+from .data import read_documents, slice_documents, expand_sources, is_url
+from .tokens import plan_slices
 from .weights import gguf_model_dir
 
 # %% auto #0
@@ -23,8 +26,8 @@ __all__ = ['LLAMA3_SPLIT_PATTERN', 'N_SPECIAL', 'BOS', 'EOS', 'EOT', 'PAD', 'LLA
            'llama3_special_tokens', 'llama3_pipeline', 'default_base_tokenizer', 'wrap_tokenizer',
            'custom_code_refused', 'load_tokenizer', 'check_vocab_size', 'size_shortfall', 'train_tokenizer',
            'extend_tokenizers', 'extend_tokenizer', 'save_tokenizer', 'has_tokenizer', 'resolve_tokenizer',
-           'bpe_peak_gb', 'TokenizerRun', 'tokenizer_sizes', 'corpus_bytes', 'sample_documents', 'run_tokenizer',
-           'FertilityRun']
+           'bpe_peak_gb', 'TokenizerRun', 'tokenizer_sizes', 'corpus_bytes', 'sample_documents', 'sample_workers',
+           'sampled_documents', 'run_tokenizer', 'FertilityRun']
 
 # %% ../nbs/10_tokenizer.ipynb #cc371442
 LLAMA3_SPLIT_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -349,12 +352,43 @@ def sample_documents(docs:Iterable[str], # the corpus, streamed
     for d in docs:
         if int.from_bytes(hashlib.blake2b(d.encode('utf-8'), digest_size=8, key=key).digest(), 'little') < cut: yield d
 
+# %% ../nbs/10_tokenizer.ipynb #86e5e8c1
+def sample_workers(nbytes:int, # the corpus's size as stored
+                  ) -> int:
+    "Processes that read the corpus for a sample: this machine's cores for a corpus over 64 MB (a smaller one is read faster than a worker starts), else 1."
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
+    return cores if nbytes > 64 << 20 else 1
+
+def _sample_slice(job:tuple) -> tuple[list[str], bool]:
+    "The sampled documents of one slice of the corpus, and whether it held any document (run in a worker process)."
+    (s, a, b), rate, seed, read = job
+    docs = iter(slice_documents(s, read['text_field'], 'train', read['normalize'], read['cyrillic'], start=a, end=b))
+    first = next(docs, None)
+    return ([] if first is None else list(sample_documents(itertools.chain([first], docs), rate, seed))), first is not None
+
+def sampled_documents(sources, # corpus: files, folders, URLs
+                      rate:float, # fraction of documents to keep (`sample_documents`)
+                      seed:int=0, # which sample
+                      workers:int=1, # processes reading the corpus's slices (`tokens.plan_slices`) at once
+                      **read, # text_field, normalize, cyrillic (as `read_documents` takes them)
+                     ) -> Iterable[str]:
+    "The sample of a corpus, read by `workers` processes over its slices: the same documents, in the same order, as one reader's `sample_documents`."
+    if workers <= 1: yield from sample_documents(read_documents(sources, **read), rate, seed); return
+    read = dict(dict(text_field='text', normalize=True, cyrillic=False), **read)
+    jobs = [(sl, rate, seed, read) for sl in plan_slices(sources, workers)]
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context('spawn')) as pool:    # (spawn: the caller may hold threads)
+        seen = False
+        for kept, any_docs in pool.map(_sample_slice, jobs): seen |= any_docs; yield from kept
+    if not seen: raise AzllmError(f"the corpus {', '.join(map(str, expand_sources(sources)))} holds no text")
+
 def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     "Train or extend a tokenizer as `cfg` says; write it and the resolved config to `cfg.output_dir`."
     check_apart(cfg.output_dir, [*cfg.corpus, cfg.base])
     check_output(cfg.output_dir, 'tokenizer', cfg.overwrite)      # refuse a bad output path before any work
-    docs = read_documents(cfg.corpus, text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)   # streamed: read once
-    if cfg.sample_bytes and (total := corpus_bytes(cfg.corpus)): docs = sample_documents(docs, cfg.sample_bytes / total, cfg.sample_seed)
+    read = dict(text_field=cfg.text_field, normalize=cfg.normalize, cyrillic=cfg.cyrillic)
+    docs = read_documents(cfg.corpus, **read)                        # streamed: read once
+    if cfg.sample_bytes and (total := corpus_bytes(cfg.corpus)) > cfg.sample_bytes:    # a sample, read by every core of this machine
+        docs = sampled_documents(cfg.corpus, cfg.sample_bytes / total, cfg.sample_seed, sample_workers(total), **read)
     used = min(total := corpus_bytes(cfg.corpus), cfg.sample_bytes or total)    # (a `datasets` name has no size to tell)
     if used < total or used >= 50e6:                                 # a sample, or enough text for its memory to matter: say so first
         print0(f"tokenizer training on about {used / 1e6:,.1f} MB of text" + (f" (a sample of the corpus's {total / 1e6:,.1f} MB; sample_bytes: 0 "

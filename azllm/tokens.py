@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/tokens.html.md"""
 
 # %% ../nbs/07_tokens.ipynb #a44a0eaf
 from __future__ import annotations
-import fcntl, hashlib, json, os, shutil, socket
+import array, fcntl, hashlib, json, os, shutil, socket
 import multiprocessing as mp
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import timedelta
@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0, expand_path
-from .data import MAX_DOC_CHARS, BOUNDARY, TEXT_SUFFIXES, expand_sources, slice_source, slice_documents, is_url, source_format
+from .data import MAX_DOC_CHARS, BOUNDARY, TEXT_SUFFIXES, expand_sources, slice_source, slice_documents, is_url, source_format, open_stored, remote_calls
 
 # %% auto #0
-__all__ = ['TOKENS_FORMAT', 'BATCH_BYTES', 'token_cache_dir', 'token_dtype', 'cache_key', 'zstd_frames', 'zstd_slices',
-           'parquet_slices', 'source_slices', 'plan_slices', 'encode_slice', 'encode_slices', 'default_timeout',
-           'mark_cache', 'cached_entry', 'apart_from_corpus', 'prepare_tokens']
+__all__ = ['TOKENS_FORMAT', 'SEEKABLE', 'BATCH_BYTES', 'token_cache_dir', 'token_dtype', 'cache_key', 'zstd_frames',
+           'zstd_slices', 'parquet_slices', 'source_slices', 'plan_slices', 'encode_slice', 'encode_slices',
+           'default_timeout', 'mark_cache', 'cached_entry', 'apart_from_corpus', 'prepare_tokens']
 
 # %% ../nbs/07_tokens.ipynb #d0ad9e35
 TOKENS_FORMAT = 1     # the layout of a cached entry; bumped when it changes, so old entries miss instead of being misread
@@ -46,11 +46,29 @@ def cache_key(data_fp:str, # fingerprint of the corpus (`trainer.data_fingerprin
     return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 # %% ../nbs/07_tokens.ipynb #056b4d43
+SEEKABLE = (0x184D2A5E, 0x8F92EAB1)      # the zstd seekable format's seek-table frame magic and footer magic (zstd's contrib/seekable_format)
+
+def _seek_table(f, size:int) -> list[tuple[int, int]]|None:
+    "(offset, decompressed size) of each frame from the seek table a seekable zstd file ends with (two small reads); None if it has none."
+    if size < 17: return None
+    f.seek(size - 9); foot = f.read(9)
+    n, w = int.from_bytes(foot[:4], 'little'), 12 if foot[4] & 0x80 else 8          # frames; entry width (with checksums: 12)
+    if int.from_bytes(foot[5:], 'little') != SEEKABLE[1] or 17 + n * w > size: return None
+    f.seek(size - 17 - n * w); t = f.read(8 + n * w)
+    if int.from_bytes(t[:4], 'little') != SEEKABLE[0] or int.from_bytes(t[4:8], 'little') != n * w + 9: return None
+    out, pos = [], 0
+    for i in range(8, 8 + n * w, w): out.append((pos, int.from_bytes(t[i + 4:i + 8], 'little'))); pos += int.from_bytes(t[i:i + 4], 'little')
+    return out if pos == size - 17 - n * w else None                 # the table covers the file exactly, or it is not trusted
+
 def zstd_frames(path:str|Path) -> list[tuple[int, int]]|None:
-    "(offset, decompressed size) of each frame of a local zstd file, from its frame and block headers (nothing is decompressed); None if a size is not recorded."
+    """(offset, decompressed size) of each frame of a zstd file: from its seek table if it ends with one (local or remote: two range reads),
+    else, for a local file, from its frame and block headers (nothing is decompressed); None if the sizes cannot be known so."""
     import zstandard
-    out, size, pos = [], os.path.getsize(path), 0
-    with open(path, 'rb') as f:
+    f, size = open_stored(path)
+    with remote_calls(path), f:
+        if (table := _seek_table(f, size)) is not None: return table
+        if is_url(path): return None                                 # walking every block header would read the whole object over the network
+        out, pos = [], 0
         while pos + 4 <= size:
             f.seek(pos); head = f.read(18)
             if int.from_bytes(head[:4], 'little') >> 4 == 0x184D2A5: pos += 8 + int.from_bytes(head[4:8], 'little'); continue   # a skippable frame
@@ -71,7 +89,8 @@ def zstd_frames(path:str|Path) -> list[tuple[int, int]]|None:
 def _first_boundary(s, off:int, sep, limit:int) -> int|None:
     "Decompressed bytes from the zstd frame at `off` to the end of the first document boundary, if it ends within `limit` bytes."
     import zstandard
-    with open(s, 'rb') as f:
+    f, _ = open_stored(s, 1 << 20)
+    with remote_calls(s), f:
         f.seek(off)
         r, buf, base = zstandard.ZstdDecompressor().stream_reader(f, read_across_frames=True), b'', 0
         while base + len(buf) < limit and (chunk := r.read(min(1 << 20, limit - base - len(buf)))):
@@ -101,12 +120,15 @@ def zstd_slices(s, # a local .txt.zst or .jsonl.zst file
     if len(cuts) == 1: return [(s, 0, None)]
     return [(s, [a[0], a[1]], b[2] - a[2] if b else None) for a, b in zip(cuts, cuts[1:] + [None])]
 
-def parquet_slices(s, # a local Parquet file
+def parquet_slices(s, # a Parquet file, local or remote
                    piece:int, # about this many compressed bytes per slice
                   ) -> list[tuple]:
-    "Slices of a Parquet file by whole row groups: `(s, first group, group after the last)`."
+    "Slices of a Parquet file by whole row groups, from its footer (a remote one: range reads): `(s, first group, group after the last)`."
     import pyarrow.parquet as pq
-    try: md = pq.ParquetFile(s).metadata
+    f, _ = open_stored(s)
+    try:
+        with remote_calls(s), f: md = pq.ParquetFile(f).metadata
+    except AzllmError: raise
     except Exception: return [(s, 0, None)]                          # not Parquet: its reader says so, in one line
     cuts, acc = [0], 0
     for i in range(md.num_row_groups - 1):
@@ -120,13 +142,14 @@ def source_slices(f, # one source
                  ) -> list[tuple]:
     "A source as slices: plain text and JSONL at documents, zstd at frames, Parquet at row groups; anything else whole, with a note if it is large."
     kind, comp = source_format(f)
-    local = not is_url(f) and Path(f).is_file()
-    if local and comp == 'zstd' and (kind in TEXT_SUFFIXES or kind == '.jsonl'): out = zstd_slices(f, piece)
-    elif local and kind == '.parquet' and not comp: out = parquet_slices(f, piece)
+    stored = is_url(f) or Path(f).is_file()
+    if stored and comp == 'zstd' and (kind in TEXT_SUFFIXES or kind == '.jsonl'): out = zstd_slices(f, piece)
+    elif stored and kind == '.parquet' and not comp: out = parquet_slices(f, piece)
     else: out = slice_source(f, piece)
     if len(out) == 1 and size > 2 * piece:
-        why = ('a remote file is streamed whole' if not local else f'a {comp} file has no points a reader can start at without decompressing it'
-               if comp and comp != 'zstd' else 'its zstd frames are one, or do not record their sizes (pzstd writes many)' if comp
+        why = (f'a {comp} file has no points a reader can start at without decompressing it' if comp and comp != 'zstd' else
+               'a remote zstd file is split only by its seek table (the zstd seekable format), and it has none' if comp and is_url(f) else
+               'its zstd frames are one, or do not record their sizes (pzstd writes many)' if comp else 'its row groups are one' if kind == '.parquet'
                else 'CSV and JSON files are read whole' if kind in ('.csv', '.tsv', '.json') else 'it has no document boundary to cut at')
         print0(f"{f}: {size / 1e6:,.0f} MB tokenized by one process ({why})")
     return out
@@ -140,9 +163,9 @@ def plan_slices(sources, # corpus: files, folders, URLs
                ) -> list[tuple]:
     "The corpus as `(source, start, end)` slices, about four per process, cut at document boundaries."
     files = expand_sources(sources)
-    size = lambda f: Path(f).stat().st_size if not is_url(f) and Path(f).is_file() else 0
-    piece = max(min_bytes, sum(map(size, files)) // max(1, 4 * parts))
-    return [s for f in files for s in source_slices(f, piece, size(f))]
+    sizes = [open_stored(f)[1] if is_url(f) else Path(f).stat().st_size if Path(f).is_file() else 0 for f in files]   # remote: by their listing
+    piece = max(min_bytes, sum(sizes) // max(1, 4 * parts))
+    return [s for f, n in zip(files, sizes) for s in source_slices(f, piece, n)]
 
 _TOKENIZER = None
 
@@ -156,15 +179,16 @@ def encode_slice(job:dict, # source, start, end, path, dtype, bos, eos, text_fie
                  tokenizer=None, # a `tokenizers.Tokenizer` (default: the worker's)
                  on_bytes=None, # called with the text bytes of each batch encoded (a progress bar)
                 ) -> dict:
-    "Encode one slice into its shard file, `bos doc eos` per document; return its documents, tokens, text bytes and SHA-256."
+    "Encode one slice into its shard file, `bos doc eos` per document; return its documents, tokens, text bytes, largest id and SHA-256."
     tk, dt, bos, eos = tokenizer or _TOKENIZER, np.dtype(job['dtype']), job['bos'], job['eos']
-    h, n_docs, n_tok, n_bytes = hashlib.sha256(), 0, 0, 0
+    h, n_docs, n_tok, n_bytes, top = hashlib.sha256(), 0, 0, 0, 0
     with open(job['path'], 'wb') as f:
         def flush(batch, nb):
-            nonlocal n_tok
-            ids = []
+            nonlocal n_tok, top
+            ids = array.array('H' if dt == np.uint16 else 'I')        # (half the CPU of numpy's conversion of a list; an id too large raises)
             for e in tk.encode_batch_fast(batch, add_special_tokens=False): ids.append(bos); ids.extend(e.ids); ids.append(eos)
-            b = np.asarray(ids, dtype=dt).tobytes(); f.write(b); h.update(b); n_tok += len(ids)
+            top = max(top, int(np.frombuffer(ids, dtype=dt).max()))     # recorded, so a hit need not read the shard
+            b = ids.tobytes(); f.write(b); h.update(b); n_tok += len(ids)
             if on_bytes: on_bytes(nb)
         batch, nb = [], 0
         for doc in slice_documents(job['source'], job['text_field'], start=job['start'], end=job['end']):
@@ -172,7 +196,7 @@ def encode_slice(job:dict, # source, start, end, path, dtype, bos, eos, text_fie
             if nb >= BATCH_BYTES: flush(batch, nb); batch, nb = [], 0
         if batch: flush(batch, nb)
         f.flush(); os.fsync(f.fileno())
-    return dict(file=Path(job['path']).name, documents=n_docs, tokens=n_tok, bytes=n_bytes, sha256=h.hexdigest())
+    return dict(file=Path(job['path']).name, documents=n_docs, tokens=n_tok, bytes=n_bytes, max_id=top, sha256=h.hexdigest())
 
 def encode_slices(jobs:list[dict], # from `plan_slices`, with their shard paths
                   tok, # the transformers tokenizer
@@ -235,8 +259,9 @@ def mark_cache(root:Path):
         elif read_marker(root)['kind'] != 'token-cache':
             raise AzllmError(f"{root}: token_cache is an azllm {read_marker(root)['kind']}, not a token cache; choose another folder")
 
-def _ids_below(f:Path, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
-    "Whether every token id of shard `f` is below `vocab` (read in chunks: memory stays flat)."
+def _ids_below(f:Path, s:dict, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
+    "Whether shard `f` (its manifest record `s`) holds only ids below `vocab`: its recorded largest id, or (an entry that records none) every id, read in chunks."
+    if isinstance(s.get('max_id'), int) and not isinstance(s['max_id'], bool): return 0 <= s['max_id'] < vocab
     if not f.stat().st_size: return True
     a = np.memmap(f, dtype=dtype, mode='r')
     return all(int(a[i:i + chunk].max()) < vocab for i in range(0, len(a), chunk))
@@ -245,7 +270,7 @@ def cached_entry(entry:Path, # a cache entry folder
                  vocab:int|None=None, # the tokenizer's size: every id must be below it (None: not checked)
                  dtype:str|None=None, # the dtype the entry must have (None: either)
                 ) -> dict|None:
-    "The manifest of a complete, sound cache entry (a folder, not a link; every shard of the length it records, of `dtype`, its ids below `vocab`), else None."
+    "The manifest of a complete, sound cache entry (a folder, not a link; every shard of the length it records, of `dtype`, its recorded largest id below `vocab`), else None."
     if entry.is_symlink() or not entry.is_dir(): return None
     try: m = loads_json((entry/'manifest.json').read_text(), entry/'manifest.json')
     except (OSError, ValueError, AzllmError): return None
@@ -256,7 +281,7 @@ def cached_entry(entry:Path, # a cache entry folder
     item = np.dtype(m.get('dtype', 'uint32')).itemsize
     ok = all((entry/s['file']).is_file() and not (entry/s['file']).is_symlink() and (entry/s['file']).stat().st_size == s['tokens'] * item
              for s in m.get('shards', []))
-    if ok and vocab: ok = all(_ids_below(entry/s['file'], m.get('dtype', 'uint32'), vocab) for s in m['shards'])
+    if ok and vocab: ok = all(_ids_below(entry/s['file'], s, m.get('dtype', 'uint32'), vocab) for s in m['shards'])   # (the ids themselves: as they are read)
     return m if ok and m.get('shards') else None
 
 def _lock(path:Path):

@@ -359,41 +359,40 @@ def fit(self:Trainer) -> Path:
     self.tokens_seen = sum(self.train_data.n_tokens(self.order.indices(s, k, r)) for s in range(self.step)
                            for k in range(self.order.K) for r in range(rt.world)) if self.step else 0
     self.prefetch = Prefetcher(self.train_data, self.order, self.step, self.max_steps, rt)
-    bar = tqdm(total=self.max_steps, initial=self.step, disable=not (self.progress and rt.main), desc=self.task.kind, unit='step')
-    val, last, t0 = {}, self.last, time.perf_counter()     # resumed at the end: the checkpoint's last record
-    reset_peak_memory(rt.cuda)
-    while self.step < self.max_steps:
-        # ---------------- one training step ----------------
-        batches, n_items, n_tokens = self.prefetch.next(rt.device)
-        eng.measure_state = 'state_bytes_per_rank' not in self.info
-        out = train_step(eng, batches, n_items, self.task.loss or lm_loss)
-        self.step += 1
-        # ---------------- logging: one host sync per step ----------------
-        summed = torch.stack([out['loss'], *out['sums'].values()])     # a task's extra sums (DPO rewards) travel with the loss
-        if rt.distributed: dist.all_reduce(summed)
-        loss, *sums, gnorm = torch.cat([summed, out['grad_norm'][None]]).tolist()
-        dt, t0 = time.perf_counter() - t0, time.perf_counter()
-        self.tokens_seen += n_tokens
-        last = dict(step=self.step, loss=loss, lr=eng.sched.get_last_lr()[0], grad_norm=gnorm, tokens=self.tokens_seen,
-                    scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda),
-                    **{name: s / n_items for name, s in zip(out['sums'], sums)})
-        self.last = last
-        if not (math.isfinite(loss) and math.isfinite(gnorm)):     # the step's update is bad: nothing after it is saved
-            self.log(last); bar.close(); raise AzllmError(f"step {self.step}: the loss is {loss:g}, the gradient norm {gnorm:g}: the run stops, "
-                                                          "its last checkpoint kept and nothing saved as final/; lower lr (or beta), check the data")
-        if 'state_bytes_per_rank' not in self.info: self.info['state_bytes_per_rank'] = rt.gather(eng.state_bytes)
-        if rt.main: bar.update(1); bar.set_postfix(loss=f'{loss:.3f}', tok_s=f"{last['tok_per_s']:,.0f}")
-        if self.step % cfg.log_every == 0 or self.step == self.max_steps: self.log(last)
-        # ---------------- validation ----------------
-        if self.valid_data is not None and (self.step == self.max_steps or (cfg.eval_every and self.step % cfg.eval_every == 0)):
-            val = self.validate()
-            self.log(dict(step=self.step, **val), prefix='valid')
-            if rt.main: bar.write(f"step {self.step}: " + '  '.join(f"{k} {val[k]:.4f}" for k in ('val_loss', 'val_bpb', 'val_reward_accuracy', 'val_reward') if k in val))
-            t0 = time.perf_counter()
-        # ---------------- checkpoint ----------------
-        if self.step % cfg.save_every == 0 or self.step == self.max_steps:
-            self.save(loss); t0 = time.perf_counter()
-    bar.close()
+    with tqdm(total=self.max_steps, initial=self.step, disable=not (self.progress and rt.main), desc=self.task.kind, unit='step') as bar:   # closed however the loop ends
+        val, last, t0 = {}, self.last, time.perf_counter()     # resumed at the end: the checkpoint's last record
+        reset_peak_memory(rt.cuda)
+        while self.step < self.max_steps:
+            # ---------------- one training step ----------------
+            batches, n_items, n_tokens = self.prefetch.next(rt.device)
+            eng.measure_state = 'state_bytes_per_rank' not in self.info
+            out = train_step(eng, batches, n_items, self.task.loss or lm_loss)
+            self.step += 1
+            # ---------------- logging: one host sync per step ----------------
+            summed = torch.stack([out['loss'], *out['sums'].values()])     # a task's extra sums (DPO rewards) travel with the loss
+            if rt.distributed: dist.all_reduce(summed)
+            loss, *sums, gnorm = torch.cat([summed, out['grad_norm'][None]]).tolist()
+            dt, t0 = time.perf_counter() - t0, time.perf_counter()
+            self.tokens_seen += n_tokens
+            last = dict(step=self.step, loss=loss, lr=eng.sched.get_last_lr()[0], grad_norm=gnorm, tokens=self.tokens_seen,
+                        scored_tokens=n_items, tok_per_s=n_tokens / dt, peak_mem_gib=peak_memory_gib(rt.cuda),
+                        **{name: s / n_items for name, s in zip(out['sums'], sums)})
+            self.last = last
+            if not (math.isfinite(loss) and math.isfinite(gnorm)):     # the step's update is bad: nothing after it is saved
+                self.log(last); raise AzllmError(f"step {self.step}: the loss is {loss:g}, the gradient norm {gnorm:g}: the run stops, "
+                                                              "its last checkpoint kept and nothing saved as final/; lower lr (or beta), check the data")
+            if 'state_bytes_per_rank' not in self.info: self.info['state_bytes_per_rank'] = rt.gather(eng.state_bytes)
+            if rt.main: bar.update(1); bar.set_postfix(loss=f'{loss:.3f}', tok_s=f"{last['tok_per_s']:,.0f}")
+            if self.step % cfg.log_every == 0 or self.step == self.max_steps: self.log(last)
+            # ---------------- validation ----------------
+            if self.valid_data is not None and (self.step == self.max_steps or (cfg.eval_every and self.step % cfg.eval_every == 0)):
+                val = self.validate()
+                self.log(dict(step=self.step, **val), prefix='valid')
+                if rt.main: bar.write(f"step {self.step}: " + '  '.join(f"{k} {val[k]:.4f}" for k in ('val_loss', 'val_bpb', 'val_reward_accuracy', 'val_reward') if k in val))
+                t0 = time.perf_counter()
+            # ---------------- checkpoint ----------------
+            if self.step % cfg.save_every == 0 or self.step == self.max_steps:
+                self.save(loss); t0 = time.perf_counter()
     if self.valid_data is not None and not val: val = self.validate()     # resumed at the end: validate once
     if 'state_bytes_per_rank' not in self.info:           # resumed at the end (no step ran): what a step holds, as a run measures it
         self.info['state_bytes_per_rank'] = rt.gather(state_bytes(eng.model, eng.opt, in_a_step=True))

@@ -1,10 +1,11 @@
 """Data preparation at corpus scale, on CPU: `azllm.tokens.prepare_tokens` against the tokenizers library's own
 `encode_batch_fast`, on 1 and 2 processes, a second start from the cache, peak memory against corpus size, and BPE
 tokenizer training memory (and fertility) with and without `sample_bytes`; the same corpus as users store it (`--layouts`):
-S3 objects (a local moto server), one large multi-frame .zst, many .zst shards; and the second start on a large listing.
+one large multi-frame .zst, many .zst shards, and on S3 (a local moto server) plain objects, one seekable .zst and one Parquet
+file; the second start on a large listing; and reading a tokenizer sample with 1 and 2 processes (`--sample-read`).
 
     nice python benchmarks/data_scale.py --sizes 50 250            # MB of synthetic Azerbaijani text, made in /tmp
-    nice python benchmarks/data_scale.py --sizes --bpe-sizes --layouts 20 --listing-gb 50
+    nice python benchmarks/data_scale.py --sizes --bpe-sizes --layouts 20 --repeats 3 --listing-gb 50 --sample-read 250
 
 Each measurement runs in a process of its own (peak RSS is that process's, workers included). The corpora are synthetic
 (the bundled corpus's words, plus new words made from its stems and Azerbaijani suffixes, more of them the bigger the
@@ -77,6 +78,12 @@ def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
         entry, m = prepare_tokens(corpus, tok, data_fingerprint([corpus]), 'llama3', cache, workers=workers, slice_bytes=int(extra or 16 << 20))
         PackedTokens(entry, 2048, tok.bos_token_id).batch([0, 1])   # what the first step reads
         res = dict(tokens=m['tokens'])
+    elif kind == 'sample':
+        import hashlib
+        from azllm.tokenizer import sampled_documents, corpus_bytes
+        u0, t0, h, n = usage(), time.perf_counter(), hashlib.sha256(), 0
+        for d in sampled_documents([corpus], int(extra) / corpus_bytes([corpus]), 0, workers): h.update(d.encode()); n += 1
+        res = dict(documents=n, digest=h.hexdigest())
     elif kind == 'listing':
         res = listing_second_start(Path(corpus), int(extra))
     elif kind == 'bpe':
@@ -93,12 +100,15 @@ def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
     return dict(res, wall_s=time.perf_counter() - t0, cpu_s=u['cpu_s'] - u0['cpu_s'], peak_mb=u['peak_mb'])
 
 
-def listing_second_start(folder:Path, gb:int, files:int=20_000) -> dict:
-    "The data work of a second start on a corpus of `files` files and `gb` GB: sparse files (never read), the content-id index a first start leaves, a cached entry."
+def listing_second_start(folder:Path, gb:int, files:int=20_000, shards:int=96) -> dict:
+    """The data work of a second start on a corpus of `files` files and `gb` GB: sparse files (never read), the content-id index a first
+    start leaves, and its cached entry as a first start writes it (`shards` sparse uint32 shards of 1.62 tokens' bytes per corpus byte,
+    Llama 3's ratio, each with its recorded largest id); then the first two windows training reads, each id checked."""
     import numpy as np
     from azllm.tokens import mark_cache, prepare_tokens, cache_key, token_dtype, TOKENS_FORMAT
     from azllm.token_cache import content_id, IDS_FILE
     from azllm.tokenizer import load_tokenizer
+    from azllm.packing import PackedTokens
     tok = load_tokenizer()
     corpus, cache = folder/'corpus', folder/'cache'
     corpus.mkdir(parents=True, exist_ok=True); mark_cache(cache)
@@ -111,28 +121,35 @@ def listing_second_start(folder:Path, gb:int, files:int=20_000) -> dict:
     dfp = content_id(corpus, cache)
     dtype = token_dtype(len(tok))
     key = cache_key(dfp, 'llama3', text_field='text', dtype=dtype, bos=tok.bos_token_id, eos=tok.eos_token_id)
-    (cache/key).mkdir(exist_ok=True); np.arange(1000, dtype=dtype).tofile(cache/key/'shard-00000.bin')
-    (cache/key/'manifest.json').write_text(json.dumps(dict(format=TOKENS_FORMAT, dtype=dtype, shards=[dict(file='shard-00000.bin', tokens=1000)],
-                                                           documents=1, tokens=1000, bytes=1, sources=[str(corpus)])))
+    entry, n = cache/key, int(1.62 * gb * 10**9 / 4 / shards)
+    if entry.exists(): shutil.rmtree(entry)
+    entry.mkdir()
+    recs = []
+    for i in range(shards):
+        s = entry/f'shard-{i:05d}.bin'; s.touch(); os.truncate(s, n * 4)
+        recs.append(dict(file=s.name, documents=1, tokens=n, bytes=1, max_id=len(tok) - 1, sha256='0' * 64))
+    (entry/'manifest.json').write_text(json.dumps(dict(format=TOKENS_FORMAT, dtype=dtype, shards=recs, documents=shards, tokens=n * shards,
+                                                        bytes=gb * 10**9, sources=[str(corpus)])))
     u0, t0 = usage(), time.perf_counter()
-    entry, m = prepare_tokens(corpus, tok, content_id(corpus, cache), 'llama3', cache)     # what a second start does before training
+    got, m = prepare_tokens(corpus, tok, content_id(corpus, cache), 'llama3', cache)     # what a second start does before training
+    PackedTokens(got, 2048, tok.bos_token_id, vocab=len(tok)).batch([0, 1])               # and the first windows it reads
     u = usage()
-    assert entry.name == key, 'not a hit'
-    out = dict(files=files, gb=gb, hit_wall_s=time.perf_counter() - t0, hit_cpu_s=u['cpu_s'] - u0['cpu_s'])
-    from azllm.tokens import cached_entry                        # what the hit's check of the ids costs per GB of real shards
-    big = folder/'ids'; big.mkdir(exist_ok=True)
-    np.random.default_rng(0).integers(0, len(tok), 1 << 28, dtype=np.uint32).tofile(big/'shard-00000.bin')
-    (big/'manifest.json').write_text(json.dumps(dict(dtype='uint32', shards=[dict(file='shard-00000.bin', tokens=1 << 28)])))
-    with open(big/'shard-00000.bin', 'rb+') as f: os.fsync(f.fileno()); os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)   # read from disk, as after a reboot
+    assert got.name == key, 'not a hit'
+    out = dict(files=files, gb=gb, shards=shards, shard_gb=n * 4 / 1e9 * shards, hit_wall_s=time.perf_counter() - t0, hit_cpu_s=u['cpu_s'] - u0['cpu_s'])
+    shutil.rmtree(entry)
+    big = folder/'ids'; big.mkdir(exist_ok=True)                 # what reading every id would cost instead (before the manifest recorded the largest)
+    np.random.default_rng(0).integers(0, len(tok), 1 << 28, dtype=np.uint32).tofile(big/'s.bin')
+    with open(big/'s.bin', 'rb+') as f: os.fsync(f.fileno()); os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)   # from disk, as after a reboot
     u0, t0 = usage(), time.perf_counter()
-    assert cached_entry(big, vocab=len(tok), dtype='uint32')
-    u = usage()
+    a = np.memmap(big/'s.bin', dtype=np.uint32, mode='r'); assert all(int(a[i:i + (1 << 24)].max()) < len(tok) for i in range(0, len(a), 1 << 24))
+    u = usage(); del a
     shutil.rmtree(big)
     return dict(out, id_check_gb=(1 << 30) / 1e9, id_check_wall_s=time.perf_counter() - t0, id_check_cpu_s=u['cpu_s'] - u0['cpu_s'])
 
 
 def layouts(corpus:Path, tmp:Path, s3=None) -> dict:
-    "The corpus as users store it: plain, one multi-frame .zst (a frame per 4 MB of text, as pzstd writes), 16 .zst shards, 8 S3 objects."
+    """The corpus as users store it: plain, one multi-frame .zst (a frame per 4 MB of text, as pzstd writes), 16 .zst shards, 8 S3 objects,
+    and on S3 one seekable .zst (a frame per 4 MB of text and a seek table, as pyzstd's SeekableZstdFile writes) and one Parquet file (row groups of 500 documents, about 1 MB of text)."""
     import zstandard
     text, out = corpus.read_bytes(), {'plain': corpus}
     docs = text.split(b'\n\n')
@@ -149,6 +166,12 @@ def layouts(corpus:Path, tmp:Path, s3=None) -> dict:
     if s3 is not None:
         for i in range(8): s3.pipe(f'bench/{corpus.stem}/{i:02d}.txt', b'\n\n'.join(docs[i::8]) + b'\n')
         out['s3_objects'] = f's3://bench/{corpus.stem}'
+        import io, pyzstd, pyarrow as pa, pyarrow.parquet as pq
+        b = io.BytesIO()
+        with pyzstd.SeekableZstdFile(b, 'w', level_or_option=3, max_frame_content_size=4 << 20) as f: f.write(text)
+        s3.pipe(f'bench/{corpus.stem}-one/c.txt.zst', b.getvalue()); out['s3_one_zst'] = f's3://bench/{corpus.stem}-one/c.txt.zst'
+        b = io.BytesIO(); pq.write_table(pa.table({'text': [d.decode() for d in docs if d.strip()]}), b, row_group_size=500)
+        s3.pipe(f'bench/{corpus.stem}-pq/c.parquet', b.getvalue()); out['s3_parquet'] = f's3://bench/{corpus.stem}-pq/c.parquet'
     return out
 
 
@@ -168,24 +191,35 @@ def main():
     ap.add_argument('--extra', default='')
     ap.add_argument('--layouts', type=int, nargs='*', default=[], help='MB of text to prepare as each storage layout')
     ap.add_argument('--listing-gb', type=int, default=0, help='the second start on a listing of 20,000 files of this many GB in all')
+    ap.add_argument('--repeats', type=int, default=1, help='layout rows: times each 1-process run (and the raw rate) is measured, interleaved')
+    ap.add_argument('--sample-read', type=int, nargs='*', default=[], help='MB of corpus to read a 10 MB tokenizer sample from, with 1 and 2 processes')
+    ap.add_argument('--out', default=str(OUT), help='the results file (rows are merged into it)')
     a = ap.parse_args()
+    out = Path(a.out)
     if a.one: print(json.dumps(one(a.one, a.corpus, a.cache, a.workers, a.extra))); return
     tmp = Path(tempfile.gettempdir())/'azllm-data-scale'; tmp.mkdir(exist_ok=True)
-    rows = json.loads(OUT.read_text())['rows'] if OUT.exists() else []
+    rows = json.loads(out.read_text())['rows'] if out.exists() else []
     def save():
         rows.sort(key=lambda r: (r['what'], r['mb']))
-        OUT.write_text(json.dumps(dict(
+        out.write_text(json.dumps(dict(
             command='; '.join(sorted({r['command'] for r in rows if 'command' in r})) or ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]]),
             machine=f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
             note="CPU numbers on a 2-core machine. Each row's `machine` says how loaded it was when the row finished: the 11 and 55 MB "
                  "rows ran beside six other jobs (load average 6-10), where wall times are noisy and the 2-process speed-up is bounded by "
                  "the cores the others left (MB per CPU-second is the steadier figure); the 252 MB row ran alone. 1 GB not run. "
                  "Tokenizer: Llama 3 (128,256 ids, uint32). The layout rows (one corpus as plain text, one .zst with a frame per 4 MB of text, "
-                 "16 .zst shards, 8 S3 objects on a local moto server whose CPU, in the parent process, is not counted) ran with 1 MB slices "
-                 "so that a 20 MB corpus still splits, beside other jobs (load average 11-13: their 2-process wall times say nothing about "
-                 "scaling); slices_for_96 is how many jobs a 96-process node could run at once on that file layout. The listing row: 20,000 "
-                 "sparse files (never read) with the content-id index a first start leaves and a cached entry, then a second start's data "
-                 "work; its id check reads a 1 GB uint32 shard dropped from the page cache first (posix_fadvise), as after a reboot.",
+                 "16 .zst shards, and on a local moto server, whose CPU (in the parent process) is not counted, 8 plain objects, one seekable .zst "
+                 "and one Parquet file) ran with 1 MB slices so that a 20 MB corpus still splits, beside other jobs (each row's machine line "
+                 "gives the load; 2-process wall times then say little about scaling). With repeats, the raw rate and every layout's 1-process run "
+                 "were measured in turn that many times: ratio_to_raw is the median of the per-turn ratios, ratio_min/ratio_max their spread. "
+                 "slices_for_96 is how many jobs a 96-process node could run at once on that layout. The listing row: 20,000 sparse files "
+                 "(never read) with the content-id index a first start leaves, and the cached entry a first start writes (96 sparse uint32 "
+                 "shards, 1.62 bytes of tokens per corpus byte, each with its largest id recorded); hit_cpu_s is the second start's data work "
+                 "up to its first two windows read (each id checked); id_check_* is what reading every id would cost instead (a 1 GB uint32 "
+                 "shard dropped from the page cache first, as after a reboot), which a hit no longer does. The sample-read row: a 10 MB "
+                 "tokenizer sample of the corpus read by 1 and 2 processes (the same documents). The same layout command run an hour earlier at load 9-10 gave "
+                 "medians (spread) of plain 0.92 (0.88-1.10), one .zst 0.77 (0.77-0.77), 16 .zst shards 0.94 (0.86-1.05), S3 plain objects 0.85 (0.81-0.93), "
+                 "S3 seekable .zst 0.87 (0.81-0.89), S3 Parquet 0.82 (0.78-0.92): run-to-run differences at this load are as large as the gaps between layouts.",
             rows=rows), indent=1) + '\n')
     def put(row):
         row['command'] = ' '.join(['python', 'benchmarks/data_scale.py', *sys.argv[1:]])     # each row: the run that made it
@@ -216,20 +250,38 @@ def main():
         os.environ.update(env)
         s3 = s3fs.S3FileSystem(endpoint_url=env['AWS_ENDPOINT_URL']); s3.mkdir('bench')
         try:
-            for name, src in layouts(corpus, tmp, s3).items():
-                from azllm.tokens import plan_slices
+            from azllm.tokens import plan_slices
+            from azllm.data import expand_sources
+            lay, raws, p1s = layouts(corpus, tmp, s3), [], {}
+            for rep in range(a.repeats):                                       # raw and every layout in turn, so load drifts hit them alike
+                raws.append(child('raw', corpus))
+                for name, src in lay.items():
+                    cache = Path(tempfile.mkdtemp(dir=tmp))
+                    p1s.setdefault(name, []).append(child('prepare', src, cache/'w1', 1, extra=1 << 20, env=env))   # slices of 1 MB: this small corpus still splits
+                    subprocess.run(['rm', '-rf', str(cache)])
+            for name, src in lay.items():
                 cache = Path(tempfile.mkdtemp(dir=tmp))
-                p1, p2 = (child('prepare', src, cache/f'w{w}', w, extra=1 << 20, env=env) for w in (1, 2))      # slices of 1 MB: this small corpus still splits
-                assert p1['tokens'] == p2['tokens'], (name, p1, p2)
+                p1, p2 = p1s[name][-1], child('prepare', src, cache/'w2', 2, extra=1 << 20, env=env)
+                assert all(p['tokens'] == p2['tokens'] for p in p1s[name]), (name, p1s[name], p2)
+                ratios = sorted(r['cpu_s'] / p['cpu_s'] for r, p in zip(raws, p1s[name]))
+                rates = sorted(size / p['cpu_s'] for p in p1s[name])
                 slices = len(plan_slices(src, 96, min_bytes=1 << 20))                         # jobs a 96-process node could run at once
-                put(dict(what=f'layout {name}', mb=round(size), layout=name, text_mb_per_cpu_s=size / p1['cpu_s'], raw_mb_per_cpu_s=size / raw['cpu_s'],
-                         ratio_to_raw=raw['cpu_s'] / p1['cpu_s'], wall_1_s=p1['wall_s'], wall_2_s=p2['wall_s'], speedup_2=p1['wall_s'] / p2['wall_s'],
-                         tokens=p1['tokens'], slices_for_96=slices))
+                put(dict(what=f'layout {name}', mb=round(size), layout=name, text_mb_per_cpu_s=rates[len(rates) // 2],
+                         raw_mb_per_cpu_s=sorted(size / r['cpu_s'] for r in raws)[len(raws) // 2], ratio_to_raw=ratios[len(ratios) // 2],
+                         ratio_min=ratios[0], ratio_max=ratios[-1], repeats=a.repeats, wall_1_s=p1['wall_s'], wall_2_s=p2['wall_s'],
+                         speedup_2=p1['wall_s'] / p2['wall_s'], tokens=p1['tokens'], files=len(expand_sources(src)), slices_for_96=slices))
                 subprocess.run(['rm', '-rf', str(cache)])
         finally: server.stop()
     if a.listing_gb:
         r = child('listing', tmp/'listing', extra=a.listing_gb)
         put(dict(what='second start on a listing', mb=a.listing_gb * 1000, **r))
+    for mb in a.sample_read:
+        corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
+        r1, r2 = child('sample', corpus, workers=1, extra=10**7), child('sample', corpus, workers=2, extra=10**7)
+        assert r1['documents'] == r2['documents'] and r1['digest'] == r2['digest']
+        put(dict(what='tokenizer sample read', mb=round(corpus.stat().st_size / 1e6), sample_mb=10, documents=r1['documents'],
+                 mb_per_cpu_s_1=corpus.stat().st_size / 1e6 / r1['cpu_s'], wall_1_s=r1['wall_s'], wall_2_s=r2['wall_s'],
+                 speedup_2=r1['wall_s'] / r2['wall_s'], cpu_1_s=r1['cpu_s'], cpu_2_s=r2['cpu_s']))
     for mb in a.bpe_sizes:
         corpus = make_corpus(tmp/f'az_{mb}mb.txt', mb)
         held = corpus.with_suffix('.held.txt')

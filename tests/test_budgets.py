@@ -293,19 +293,30 @@ def cached(tmp_path, small_tokenizer):
 def _forge_shard(entry, how):
     m = json.loads((entry/'manifest.json').read_text()); s = entry/m['shards'][0]['file']
     ids = np.fromfile(s, dtype=m['dtype'])
-    if how == 'ids-outside-the-vocabulary': ids[5] = 60_000; ids.tofile(s)                   # the vocabulary has 4,000
+    if how == 'ids-outside-the-vocabulary': ids[5::50] = 60_000; ids.tofile(s)               # the vocabulary has 4,000 (every window meets one); the manifest as it was
+    elif how == 'manifest-max-id-lies': m['shards'][0]['max_id'] = 60_000                     # the manifest records an id past the vocabulary
+    elif how == 'manifest-records-no-max-id': ids[5] = 60_000; ids.tofile(s); del m['shards'][0]['max_id']   # as an entry made before it was recorded
     else:                                                                                    # the manifest says uint32: half as many tokens
         m['dtype'] = 'uint32'; m['shards'][0]['tokens'] = len(ids) // 2; ids[:len(ids) // 2 * 2].tofile(s)
-        (entry/'manifest.json').write_text(json.dumps(m))
+    (entry/'manifest.json').write_text(json.dumps(m))
 
 
-@pytest.mark.parametrize('how', ['ids-outside-the-vocabulary', 'manifest-dtype-lies'])
+@pytest.mark.parametrize('how', ['manifest-max-id-lies', 'manifest-records-no-max-id', 'manifest-dtype-lies'])
 def test_a_forged_cache_entry_is_tokenized_again(tmp_path, cached, how):
     cfg, entry = cached
     _forge_shard(entry, how)
     r = azllm_in('train', cfg)
     assert r.returncode == 0 and 'damaged token cache entry' in r.stdout, r.stderr[-3000:]
     assert len(json.loads((entry/'manifest.json').read_text())['shards']) >= 1 and (tmp_path/'run'/'final').exists()
+
+
+def test_a_shard_forged_behind_its_manifest_stops_the_run_as_it_is_read(tmp_path, cached):
+    "A hit does not read the shards (the manifest's largest ids): an id past the vocabulary written into a shard afterwards is refused when training reads it."
+    cfg, entry = cached
+    _forge_shard(entry, 'ids-outside-the-vocabulary')
+    r = azllm_in('train', cfg)
+    one_line(r.returncode, r.stderr, 'token id 60000 is not below the tokenizer', str(entry))
+    assert not (tmp_path/'run'/'final').exists()
 
 
 def test_a_cache_entry_that_is_a_link_is_removed_never_followed(tmp_path, cached):

@@ -282,3 +282,50 @@ def test_tokenizer_training_is_bounded_by_default(tmp_path, capsys):
     assert out.startswith('tokenizer training on about 0.0 MB of text (a sample of the corpus') and 'expect a peak of about' in out, out
     assert main([*args, '--out', str(tmp_path/'b'), '--sample-bytes', '0']) == 0             # 0: all of it (a small corpus: nothing to say)
     assert 'tokenizer training on' not in capsys.readouterr().out
+
+
+def test_remote_zstd_parquet_and_text_are_sliced_by_range_reads(tmp_path, small_tokenizer, s3_server, capsys):
+    "On S3 (a local moto server): a seekable .zst (frames from its seek table), a Parquet file (row groups from its footer) and plain text are several slices; 2 workers write the plain file's tokens; a .zst without a seek table stays one job and says why."
+    import pyzstd, zstandard, pyarrow as pa, pyarrow.parquet as pq
+    from azllm.data import read_documents
+    from azllm.tokens import prepare_tokens, plan_slices, source_slices
+    from azllm.tokenizer import load_tokenizer
+    text, docs = (DATA/'az_valid.txt').read_bytes(), list(read_documents(DATA/'az_valid.txt'))
+    with pyzstd.SeekableZstdFile(tmp_path/'s.txt.zst', 'w', max_frame_content_size=3001) as f: f.write(text)    # frames start mid-character
+    pq.write_table(pa.table({'text': docs}), tmp_path/'p.parquet', row_group_size=5)
+    plain = b''.join(zstandard.ZstdCompressor().compress(text[a:a + 3001]) for a in range(0, len(text), 3001))   # many frames, no table
+    for name, b in (('s.txt.zst', (tmp_path/'s.txt.zst').read_bytes()), ('p.parquet', (tmp_path/'p.parquet').read_bytes()),
+                    ('t.txt', text), ('n.txt.zst', plain)):
+        s3_server.fs.pipe(f'{s3_server.bucket}/c/{name}', b)
+    tok, ref = load_tokenizer(str(small_tokenizer)), reference(DATA/'az_valid.txt', small_tokenizer)
+    for name in ('s.txt.zst', 'p.parquet', 't.txt'):
+        url = f'{s3_server.url}/c/{name}'
+        assert len(plan_slices(url, 2, min_bytes=2000)) > 3, name
+        entry, m = prepare_tokens(url, tok, f'remote-{name}', 't', tmp_path/'cache', workers=2, slice_bytes=2000)
+        assert len(m['shards']) > 3 and np.array_equal(shard_tokens(entry), ref), name
+    url = f'{s3_server.url}/c/n.txt.zst'
+    capsys.readouterr()
+    assert source_slices(url, 2000, len(plain)) == [(url, 0, None)]
+    assert 'tokenized by one process (a remote zstd file is split only by its seek table' in capsys.readouterr().out
+    entry, m = prepare_tokens(url, tok, 'remote-no-table', 't', tmp_path/'cache', slice_bytes=2000)
+    assert np.array_equal(shard_tokens(entry), ref)
+
+
+def test_the_tokenizer_sample_read_by_two_processes_is_one_readers(tmp_path):
+    "Two worker processes over the corpus's slices (a plain file, a seekable .zst, a Parquet file) give the sample one reader takes, in the same order; an empty corpus is one line."
+    import pyzstd, pyarrow as pa, pyarrow.parquet as pq
+    from azllm.data import read_documents
+    from azllm.tokenizer import sampled_documents, sample_documents
+    text, docs = (DATA/'az_train.txt').read_bytes(), list(read_documents(DATA/'az_valid.txt'))
+    with pyzstd.SeekableZstdFile(tmp_path/'s.txt.zst', 'w', max_frame_content_size=20_000) as f: f.write(text)
+    pq.write_table(pa.table({'text': docs}), tmp_path/'p.parquet', row_group_size=5)
+    corpus = [str(DATA/'az_train.txt'), str(tmp_path/'s.txt.zst'), str(tmp_path/'p.parquet')]
+    import azllm.tokens
+    with pytest.MonkeyPatch.context() as m:                         # slices of 16 MB would leave these small files whole: cut them small
+        plan = azllm.tokens.plan_slices
+        m.setattr(azllm.tokenizer, 'plan_slices', lambda s, parts: plan(s, parts, min_bytes=20_000))
+        assert len(azllm.tokenizer.plan_slices(corpus, 2)) > 6
+        two = list(sampled_documents(corpus, 0.3, seed=3, workers=2))
+    assert two == list(sample_documents(read_documents(corpus), 0.3, seed=3)) and len(two) > 10
+    (tmp_path/'blank.txt').write_text('\n\n  \n')
+    with pytest.raises(AzllmError, match='holds no text'): list(sampled_documents([str(tmp_path/'blank.txt')], 0.5, workers=2))
