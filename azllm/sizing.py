@@ -122,7 +122,7 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
     if plan.strategy == 'fsdp2': state /= plan.world
     shape = config_shape(inner_model(model).config)
-    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32',
+    act = activation_bytes(micro_batch, -(-cfg.seq_len // plan.sp), **shape,    # each process holds seq_len / sp of every row precision='bf16' if plan.bf16 else 'fp32',
                            grad_checkpointing=cfg.grad_checkpointing, fused_ce=plan.cuda and cfg.liger is not False)
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
@@ -169,12 +169,12 @@ def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
                       ) -> dict:
     "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
     rt, budget, probes = eng.rt, plan.memory_budget_gib, {}
-    for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
+    for mb in reversed(micro_batch_candidates(cfg.global_batch, plan.dp)):
         if step_memory_gib(eng.model, cfg, mb, plan)['total'] > FIT_MARGIN * plan.memory_gib: probes[mb] = None; continue  # certain not to fit: not probed
         if compiled: torch._dynamo.reset()
-        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world), task)
+        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * plan.dp), task)
         if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
-            return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * rt.world), global_batch=cfg.global_batch,
+            return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * plan.dp), global_batch=cfg.global_batch,
                         peak_gib=peak, budget_gib=budget, probes={str(k): v for k, v in probes.items()})
     raise AzllmError(f"micro_batch: auto found no micro-batch within {budget:.2f} GiB (micro-batch 1 needs {probes[1] or 'more than the device has'} GiB); "
                      "raise memory_budget_gib, set grad_checkpointing: true or a shorter seq_len")
