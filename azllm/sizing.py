@@ -122,7 +122,8 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     state = sum(p.numel() * p.element_size() for p in ps) + trained * (4 + (2 if '8bit' in cfg.optimizer else 8))
     if plan.strategy == 'fsdp2': state /= plan.world
     shape = config_shape(inner_model(model).config)
-    act = activation_bytes(micro_batch, -(-cfg.seq_len // plan.sp), **shape,    # each process holds seq_len / sp of every row precision='bf16' if plan.bf16 else 'fp32',
+    # each process holds seq_len / sp of every row (sequence parallelism)
+    act = activation_bytes(micro_batch, -(-cfg.seq_len // plan.sp), **shape, precision='bf16' if plan.bf16 else 'fp32',
                            grad_checkpointing=cfg.grad_checkpointing, fused_ce=plan.cuda and cfg.liger is not False)
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
@@ -185,9 +186,10 @@ def cpu_run_fits(cfg, # a validated run config of a training stage (cpt, sft, dp
                 ):
     "Refuse, before the model loads, a run whose estimated step cannot fit this machine's RAM (no GPU visible); a model of unknown shape passes."
     if (shape := model_shape(cfg.model)) is None: return
-    plan = resolve_plan(cfg, Runtime())        # the run's own precision on this CPU (auto: fp32); bf16 and fp8 fail here as in setup
+    # the run's own precision on this CPU (auto: fp32); bf16 and fp8 fail here as in setup (the processes are checked where they start)
+    plan = resolve_plan(cfg, Runtime(world=cfg.sequence_parallel))
     mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
-    est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape)
+    est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=-(-cfg.seq_len // plan.sp), **shape)
     need, ram = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes']), ram_gib() * 2**30
     if need > ram:
         raise AzllmError(f"{cfg.model} with micro_batch {mb} x seq_len {cfg.seq_len} needs about {need / 2**30:,.0f} GiB "
