@@ -14,13 +14,13 @@ def _free_port() -> int:
     with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
 
 
-def tiny_model(lora:bool):
+def tiny_model(lora:bool, kernel:str='sdpa'):
     "A 2-layer Llama with 4 query and 4 key/value heads (SP up to 4), seeded: every process builds the same one."
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
     torch.manual_seed(0)
     m = LlamaForCausalLM(LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
-                                     num_key_value_heads=4, max_position_embeddings=64, attn_implementation='sdpa'))
+                                     num_key_value_heads=4, max_position_embeddings=64, attn_implementation=kernel))
     m.config.use_cache = False           # as the engine sets it: with a cache transformers builds no document mask from the positions
     if lora:
         from peft import LoraConfig, get_peft_model
@@ -40,7 +40,7 @@ def rows(stage:str):
     pos = torch.tensor([[0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2],      # documents cut by the borders at 4, 8 and 12
                         [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4]])
     b = dict(input_ids=ids[:, :-1].contiguous(), position_ids=pos)
-    if stage == 'cpt':
+    if stage in ('cpt', 'eager'):
         lab[pos.roll(-1, 1) == 0] = -100                                        # a document's last token predicts no next document
         b['shift_labels'] = lab
     elif stage == 'sft':                                                        # assistant-only: replies at 3..9 and 11..13 (row 0), 6..14 (row 1)
@@ -60,57 +60,59 @@ def rows(stage:str):
 def loss_fn(stage:str):
     from azllm.engine import lm_loss
     from azllm.objectives import objective
-    return lm_loss if stage != 'dpo' else objective('sigmoid', beta=0.5)
+    return objective('sigmoid', beta=0.5) if stage == 'dpo' else lm_loss
 
 
 def with_reference(batch:dict, lo:int, hi:int) -> dict:
     "DPO's cached reference slots for rows lo..hi: fixed numbers, so the policy's gradient is all that is compared."
     import torch
     n = (hi - lo) * T
-    every = -torch.arange(2 * T, dtype=torch.float32) / 7           # slot j of rows lo..hi is slot j + 2 lo of the whole batch
+    every = -torch.arange(2 * T, dtype=torch.float32, device=batch['input_ids'].device) / 7   # slot j of rows lo..hi is slot j + 2 lo of the whole batch
     return dict({k: v[lo:hi] for k, v in batch.items()}, seq_ids=batch['seq_ids'][lo:hi] - 2 * lo, ref_logps=every[2 * lo:2 * lo + n])
 
 
-def reference(stage:str, lora:bool):
+def reference(stage:str, lora:bool, kernel:str='sdpa', device='cpu'):
     "One process, the whole global batch in one micro-batch: the loss and every trainable parameter's gradient."
-    m = tiny_model(lora)
-    b = rows(stage)
-    if stage == 'dpo': b = with_reference(b, 0, 2)
+    m = tiny_model(lora, kernel).to(device)
+    b = {k: v.to(device) for k, v in rows(stage).items()}
+    if stage == 'dpo': b = {k: v.to(device) for k, v in with_reference(b, 0, 2).items()}
     n_items = 2 if stage == 'dpo' else int((b['shift_labels'] != -100).sum())
     loss, _ = loss_fn(stage)(m, b, n_items)
     loss.backward()
     return loss.item(), {n: p.grad.clone() for n, p in m.named_parameters() if p.requires_grad}, n_items
 
 
-def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int):
+def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa', cuda:bool=False):
     "The engine's own step (DDP over all processes, this process's data-parallel row, its shard): the summed loss and the gradients."
     import torch, torch.distributed as dist
     from azllm.engine import TrainConfig, resolve_plan, build_engine, train_step
     from azllm.runtime import Runtime
-    rt = Runtime(world=world, rank=rank, cuda=False)
-    cfg = TrainConfig(output_dir='x', train_data=['x'], sequence_parallel=sp, micro_batch=1, grad_clip=0, liger=False, compile=False)
+    rt = Runtime(world=world, rank=rank, local_rank=rank, cuda=cuda)
+    cfg = TrainConfig(output_dir='x', train_data=['x'], sequence_parallel=sp, micro_batch=1, grad_clip=0, liger=False, compile=False,
+                      precision='fp32', attn_implementation=kernel)
     plan = resolve_plan(cfg, rt)
-    eng, info = build_engine(tiny_model(lora), cfg, rt, 1, plan)
+    eng, info = build_engine(tiny_model(lora, kernel), cfg, rt, 1, plan)
     assert info['sequence_parallel'] == sp and plan.dp * plan.sp == world
     got = {}
     eng.opt.step = lambda: got.update({n.removeprefix('module.'): p.grad.clone() for n, p in eng.model.named_parameters() if p.requires_grad})
     b, r = rows(stage), plan.dp_rank
     lo, hi = (r, r + 1) if plan.dp == 2 else (0, 2)
-    b = with_reference(b, lo, hi) if stage == 'dpo' else {k: v[lo:hi] for k, v in b.items()}
+    b = {k: v.to(rt.device) for k, v in (with_reference(b, lo, hi) if stage == 'dpo' else {k: v[lo:hi] for k, v in b.items()}).items()}
     n_items = 2 if stage == 'dpo' else int((rows(stage)['shift_labels'] != -100).sum())
     out = train_step(eng, [b], n_items, loss_fn(stage))
     loss = out['loss'].clone(); dist.all_reduce(loss)
     return loss.item(), got
 
 
-def _worker(rank:int, world:int, port:int, cases:list, q):
+def _worker(rank:int, world:int, port:int, cases:list, q, cuda:bool=False):
     import torch, torch.distributed as dist
     torch.set_num_threads(1)
-    dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world)
+    if cuda: torch.cuda.set_device(rank)
+    dist.init_process_group('nccl' if cuda else 'gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world)
     try:
-        for stage, lora, sp in cases:
-            want_loss, want, _ = reference(stage, lora)
-            loss, got = sp_step(stage, lora, sp, rank, world)
+        for stage, lora, sp, kernel in cases:
+            want_loss, want, _ = reference(stage, lora, kernel, f'cuda:{rank}' if cuda else 'cpu')
+            loss, got = sp_step(stage, lora, sp, rank, world, kernel, cuda)
             assert got.keys() == want.keys(), (stage, sorted(set(got) ^ set(want))[:4])
             bad = [n for n in want if not torch.allclose(got[n], want[n], **TOL)]
             worst = max((got[n] - want[n]).abs().max().item() for n in want)
@@ -122,11 +124,11 @@ def _worker(rank:int, world:int, port:int, cases:list, q):
     finally: dist.destroy_process_group()
 
 
-def run_ranks(world:int, cases:list) -> list:
+def run_ranks(world:int, cases:list, cuda:bool=False) -> list:
     import torch.multiprocessing as mp
-    ctx = mp.get_context('fork')
+    ctx = mp.get_context('spawn' if cuda else 'fork')      # (CUDA cannot be used in a forked process)
     q, port = ctx.Queue(), _free_port()
-    ps = [ctx.Process(target=_worker, args=(r, world, port, cases, q)) for r in range(world)]
+    ps = [ctx.Process(target=_worker, args=(r, world, port, cases, q, cuda)) for r in range(world)]
     for p in ps: p.start()
     out = []
     for _ in range(world * len(cases)):
@@ -146,16 +148,17 @@ def check(results:list):
 
 @pytest.fixture(scope='module')
 def two():
-    return run_ranks(2, [('cpt', False, 2), ('sft', True, 2), ('dpo', True, 2)])
+    return run_ranks(2, [('cpt', False, 2, 'sdpa'), ('sft', True, 2, 'sdpa'), ('dpo', True, 2, 'sdpa'), ('eager', False, 2, 'eager')])
 
 
 @pytest.fixture(scope='module')
 def four():
-    return run_ranks(4, [('cpt', False, 4), ('sft', True, 4), ('dpo', True, 4), ('cpt', False, 2), ('sft', True, 2), ('dpo', True, 2)])
+    return run_ranks(4, [(stage, stage != 'cpt', sp, 'sdpa') for sp in (4, 2) for stage in ('cpt', 'sft', 'dpo')])
 
 
-@pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo'])
+@pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo', 'eager'])
 def test_sp2_equals_one_process(two, stage):
+    "SP = 2 on 2 processes; `eager`: CPT through the eager kernel (a float mask, rebuilt for the whole sequence)."
     check([r for r in two if r[1] == stage])
 
 
@@ -196,10 +199,10 @@ def test_bad_degrees_are_one_line(tmp_path):
 
 @pytest.mark.slow
 def test_azllm_train_with_sequence_parallel_2(tmp_path, small_tokenizer):
-    "`azllm train CONFIG sequence_parallel=2 --nproc 2` (torchrun, gloo): trains, and its losses equal one process's."
+    "`azllm train CONFIG sequence_parallel=2 --nproc 2` (torchrun, gloo): trains, and its losses and validation loss equal one process's."
     root = Path(__file__).parent.parent
     common = ['configs/cpt_tiny_base.yml', f'tokenizer={small_tokenizer}', 'max_steps=3', 'seq_len=64', 'micro_batch=2', 'grad_accum=1',
-              'eval_every=0', 'save_every=3', 'valid_data=[]', 'doc_mask=true']
+              'eval_every=0', 'eval_rows=8', 'save_every=3', 'doc_mask=true']
     env = {**os.environ, 'OMP_NUM_THREADS': '1'}
     one = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', *common, f'output_dir={tmp_path/"one"}'], capture_output=True, text=True, cwd=root, env=env)
     assert one.returncode == 0, one.stderr[-3000:]
@@ -210,4 +213,13 @@ def test_azllm_train_with_sequence_parallel_2(tmp_path, small_tokenizer):
     assert s['world_size'] == 2 and s['sequence_parallel'] == 2
     losses = lambda run: [r['loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'loss' in r]
     assert losses('sp') == pytest.approx(losses('one'), rel=1e-5)
+    val = lambda run: [r['val_loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'val_loss' in r]
+    assert len(val('sp')) == 1 and val('sp') == pytest.approx(val('one'), rel=1e-5)     # validation: whole rows, the model's own attention
     assert (tmp_path/'sp'/'final'/'config.json').exists()
+
+
+def test_nccl_sp2_equals_one_process():
+    "The same exactness on 2 GPUs through NCCL (SP = 2, CPT, LoRA SFT, DPO); skipped where fewer than 2 CUDA GPUs are visible."
+    import torch
+    if torch.cuda.device_count() < 2: pytest.skip('needs 2 CUDA GPUs')
+    check(run_ranks(2, [('cpt', False, 2, 'sdpa'), ('sft', True, 2, 'sdpa'), ('dpo', True, 2, 'sdpa')], cuda=True))
