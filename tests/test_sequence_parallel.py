@@ -82,19 +82,20 @@ def reference(stage:str, lora:bool, kernel:str='sdpa', device='cpu'):
     return loss.item(), {n: p.grad.clone() for n, p in m.named_parameters() if p.requires_grad}, n_items
 
 
-def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa', cuda:bool=False):
+def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa', cuda:bool=False, strategy:str='auto'):
     "The engine's own step (DDP over all processes, this process's data-parallel row, its shard): the summed loss and the gradients."
     import torch, torch.distributed as dist
     from azllm.engine import TrainConfig, resolve_plan, build_engine, train_step
     from azllm.runtime import Runtime
     rt = Runtime(world=world, rank=rank, local_rank=rank, cuda=cuda)
     cfg = TrainConfig(output_dir='x', train_data=['x'], sequence_parallel=sp, micro_batch=1, grad_clip=0, liger=False, compile=False,
-                      precision='fp32', attn_implementation=kernel)
+                      precision='fp32', attn_implementation=kernel, strategy=strategy)
     plan = resolve_plan(cfg, rt)
     eng, info = build_engine(tiny_model(lora, kernel), cfg, rt, 1, plan)
-    assert info['sequence_parallel'] == sp and plan.dp * plan.sp == world
+    assert info['sequence_parallel'] == sp and plan.dp * plan.sp == world and info['strategy'] == ('ddp' if strategy == 'auto' else strategy)
+    full = lambda g: g.full_tensor() if hasattr(g, 'full_tensor') else g     # FSDP2 holds a shard of each gradient
     got = {}
-    eng.opt.step = lambda: got.update({n.removeprefix('module.'): p.grad.clone() for n, p in eng.model.named_parameters() if p.requires_grad})
+    eng.opt.step = lambda: got.update({n.removeprefix('module.'): full(p.grad).clone() for n, p in eng.model.named_parameters() if p.requires_grad})
     b, r = rows(stage), plan.dp_rank
     lo, hi = (r, r + 1) if plan.dp == 2 else (0, 2)
     b = {k: v.to(rt.device) for k, v in (with_reference(b, lo, hi) if stage == 'dpo' else {k: v[lo:hi] for k, v in b.items()}).items()}
@@ -110,13 +111,13 @@ def _worker(rank:int, world:int, port:int, cases:list, q, cuda:bool=False):
     if cuda: torch.cuda.set_device(rank)
     dist.init_process_group('nccl' if cuda else 'gloo', init_method=f'tcp://127.0.0.1:{port}', rank=rank, world_size=world)
     try:
-        for stage, lora, sp, kernel in cases:
+        for stage, lora, sp, kernel, strategy in cases:
             want_loss, want, _ = reference(stage, lora, kernel, f'cuda:{rank}' if cuda else 'cpu')
-            loss, got = sp_step(stage, lora, sp, rank, world, kernel, cuda)
+            loss, got = sp_step(stage, lora, sp, rank, world, kernel, cuda, strategy)
             assert got.keys() == want.keys(), (stage, sorted(set(got) ^ set(want))[:4])
             bad = [n for n in want if not torch.allclose(got[n], want[n], **TOL)]
             worst = max((got[n] - want[n]).abs().max().item() for n in want)
-            q.put((rank, stage, sp, loss, want_loss, bad, worst))
+            q.put((rank, stage, sp, strategy, loss, want_loss, bad, worst))
         dist.barrier()
     except BaseException as e:
         q.put((rank, 'error', repr(e)[:2000]))
@@ -141,19 +142,21 @@ def run_ranks(world:int, cases:list, cuda:bool=False) -> list:
 
 
 def check(results:list):
-    for rank, stage, sp, loss, want_loss, bad, worst in results:
-        assert abs(loss - want_loss) <= 1e-5 * abs(want_loss) + 1e-6, (rank, stage, sp, loss, want_loss)
-        assert not bad, f"rank {rank} {stage} sp={sp}: gradients differ in {bad[:4]} (largest difference {worst:g})"
+    assert results
+    for rank, stage, sp, strategy, loss, want_loss, bad, worst in results:
+        assert abs(loss - want_loss) <= 1e-5 * abs(want_loss) + 1e-6, (rank, stage, sp, strategy, loss, want_loss)
+        assert not bad, f"rank {rank} {stage} sp={sp} {strategy}: gradients differ in {bad[:4]} (largest difference {worst:g})"
 
 
 @pytest.fixture(scope='module')
 def two():
-    return run_ranks(2, [('cpt', False, 2, 'sdpa'), ('sft', True, 2, 'sdpa'), ('dpo', True, 2, 'sdpa'), ('eager', False, 2, 'eager')])
+    return run_ranks(2, [('cpt', False, 2, 'sdpa', 'auto'), ('sft', True, 2, 'sdpa', 'auto'), ('dpo', True, 2, 'sdpa', 'auto'), ('eager', False, 2, 'eager', 'auto')])
 
 
 @pytest.fixture(scope='module')
 def four():
-    return run_ranks(4, [(stage, stage != 'cpt', sp, 'sdpa') for sp in (4, 2) for stage in ('cpt', 'sft', 'dpo')])
+    return run_ranks(4, [(stage, stage != 'cpt', sp, 'sdpa', 'auto') for sp in (4, 2) for stage in ('cpt', 'sft', 'dpo')]
+                        + [('cpt', False, 2, 'sdpa', 'fsdp2'), ('sft', True, 2, 'sdpa', 'fsdp2')])
 
 
 @pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo', 'eager'])
@@ -164,12 +167,18 @@ def test_sp2_equals_one_process(two, stage):
 
 @pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo'])
 def test_sp4_equals_one_process(four, stage):
-    check([r for r in four if r[1] == stage and r[2] == 4])
+    check([r for r in four if r[1] == stage and r[2] == 4 and r[3] == 'auto'])
 
 
 @pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo'])
 def test_dp2_x_sp2_equals_one_process(four, stage):
-    check([r for r in four if r[1] == stage and r[2] == 2])
+    check([r for r in four if r[1] == stage and r[2] == 2 and r[3] == 'auto'])
+
+
+@pytest.mark.parametrize('stage', ['cpt', 'sft'])
+def test_fsdp2_dp2_x_sp2_equals_one_process(four, stage):
+    "FSDP2 over the 4 processes (parameters and gradients sharded 4 ways), rows over 2 data-parallel groups, each row over 2 processes."
+    check([r for r in four if r[1] == stage and r[3] == 'fsdp2'])
 
 
 def test_the_comparison_can_fail():
@@ -222,4 +231,4 @@ def test_nccl_sp2_equals_one_process():
     "The same exactness on 2 GPUs through NCCL (SP = 2, CPT, LoRA SFT, DPO); skipped where fewer than 2 CUDA GPUs are visible."
     import torch
     if torch.cuda.device_count() < 2: pytest.skip('needs 2 CUDA GPUs')
-    check(run_ranks(2, [('cpt', False, 2, 'sdpa'), ('sft', True, 2, 'sdpa'), ('dpo', True, 2, 'sdpa')], cuda=True))
+    check(run_ranks(2, [('cpt', False, 2, 'sdpa', 'auto'), ('sft', True, 2, 'sdpa', 'auto'), ('dpo', True, 2, 'sdpa', 'auto'), ('sft', True, 2, 'sdpa', 'fsdp2')], cuda=True))
