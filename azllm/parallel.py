@@ -92,7 +92,7 @@ def all_to_all(x:torch.Tensor, group, scatter:int, gather:int) -> torch.Tensor:
     "Differentiable all-to-all over `group`: `x`'s `scatter` dimension is split over the processes, their `gather` dimension joined."
     return _AllToAll.apply(x, group, scatter, gather)
 
-# %% ../nbs/20_parallel.ipynb #c9e5fdb6
+# %% ../nbs/20_parallel.ipynb #ec540e84
 class SPGroup:
     "One micro-batch under sequence parallelism: the process group of its shards and the full rows' position ids (the masks derive from them)."
     def __init__(self, group, positions:torch.Tensor, size:Optional[int]=None):
@@ -130,7 +130,7 @@ def sequence_parallel(group, # the process group that shares the sequence
     try: yield _ACTIVE[-1]
     finally: _ACTIVE.pop()
 
-# %% ../nbs/20_parallel.ipynb #e2e4b0ed
+# %% ../nbs/20_parallel.ipynb #1d6b1c19
 def _kernel(module, name:str):
     "The model's own attention function `name`: transformers' registry, or eager from the model's modeling file."
     if name == 'eager': return sys.modules[type(module).__module__].eager_attention_forward
@@ -171,7 +171,7 @@ def use_ulysses(model, # a causal LM (wrapped or not: its inner model's config i
         if c is not None and getattr(c, '_attn_implementation', None) in (kernel, name): c._attn_implementation = name
     return name
 
-# %% ../nbs/20_parallel.ipynb #5ede1f05
+# %% ../nbs/20_parallel.ipynb #b0ec012c
 def sp_group(sp:int, # the sequence-parallel degree
              rank:int, # this process's rank
             ):
@@ -183,12 +183,19 @@ def sp_group(sp:int, # the sequence-parallel degree
         if start <= rank < start + sp: mine = g
     return mine
 
-# %% ../nbs/20_parallel.ipynb #2fbc8b0a
+# %% ../nbs/20_parallel.ipynb #baf04b63
+class _GroupSum(torch.autograd.Function):
+    "All-reduce (sum) over `group`; backward: the gradients summed the same way (every process's loss depends on every part)."
+    @staticmethod
+    def forward(ctx, t, group):
+        ctx.group = group
+        t = t.clone(); dist.all_reduce(t, group=group); return t
+    @staticmethod
+    def backward(ctx, g): return _GroupSum.apply(g.contiguous(), ctx.group), None
+
 def sp_sum(t:torch.Tensor) -> torch.Tensor:
     "`t` summed over the active sequence-parallel group (differentiable: each shard's part gets the gradient of the sum); `t` outside one."
-    if not _ACTIVE: return t
-    import torch.distributed.nn.functional as dfn
-    return dfn.all_reduce(t, group=_ACTIVE[-1].group)
+    return _GroupSum.apply(t, _ACTIVE[-1].group) if _ACTIVE else t
 
 def sp_share(x:torch.Tensor) -> torch.Tensor:
     "A value every process of the active group holds alike (a loss of whole sequences), as this process's share of it: summed over the group, it counts once."
