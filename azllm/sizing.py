@@ -206,10 +206,11 @@ def max_micro_batch(cfg:TrainConfig, # the run config to measure
     rt = Runtime.from_env()
     if not rt.cuda: raise AzllmError("memory max-batch measures on a CUDA GPU; on a CPU use `azllm memory estimate`")
     model, tok, _ = task.load(cfg, rt)
-    eng, _ = build_engine(model, cfg, Runtime(cuda=True), 10)
+    shard = -(-cfg.seq_len // cfg.sequence_parallel)    # under sequence parallelism a process holds seq_len / sp tokens of each row
+    eng, _ = build_engine(model, cfg.model_copy(update=dict(sequence_parallel=1)), Runtime(cuda=True), 10)
     peaks = {}
     def fits(mb):
-        peaks[mb] = probe_step(eng, mb, cfg.seq_len)
+        peaks[mb] = probe_step(eng, mb, shard)
         return peaks[mb] is not None
     lo, hi = 0, 1
     while hi <= limit and fits(hi): lo, hi = hi, hi * 2
