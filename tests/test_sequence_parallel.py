@@ -47,7 +47,7 @@ def rows(stage:str):
         keep = torch.zeros(2, T, dtype=torch.bool)
         keep[0, 3:10] = keep[0, 11:14] = keep[1, 6:15] = True
         b['shift_labels'] = torch.where(keep, lab, -100)
-    else:                                                                       # DPO: each row one pair, chosen then rejected, prompts unscored
+    else:                                                                       # DPO: each row one pair, chosen then rejected, prompts unscored (KTO: an example and its mismatched completion)
         pos = torch.tensor([[0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 7, 8], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5]])
         seq = (pos == 0).cumsum(1) - 1
         scored = pos >= 3
@@ -60,7 +60,7 @@ def rows(stage:str):
 def loss_fn(stage:str):
     from azllm.engine import lm_loss
     from azllm.objectives import objective
-    return objective('sigmoid', beta=0.5) if stage == 'dpo' else lm_loss
+    return objective('sigmoid', beta=0.5) if stage == 'dpo' else objective('kto', beta=0.5) if stage == 'kto' else lm_loss
 
 
 def with_reference(batch:dict, lo:int, hi:int) -> dict:
@@ -68,15 +68,17 @@ def with_reference(batch:dict, lo:int, hi:int) -> dict:
     import torch
     n = (hi - lo) * T
     every = -torch.arange(2 * T, dtype=torch.float32, device=batch['input_ids'].device) / 7   # slot j of rows lo..hi is slot j + 2 lo of the whole batch
-    return dict({k: v[lo:hi] for k, v in batch.items()}, seq_ids=batch['seq_ids'][lo:hi] - 2 * lo, ref_logps=every[2 * lo:2 * lo + n])
+    desirable = torch.tensor([1, 0] + [-1] * (T - 2), device=every.device)                     # KTO: example 0 desirable, 1 not, then no more
+    return dict({k: v[lo:hi] for k, v in batch.items()}, seq_ids=batch['seq_ids'][lo:hi] - 2 * lo, ref_logps=every[2 * lo:2 * lo + n],
+                desirable=torch.cat([desirable[lo:], desirable.new_full((lo,), -1)])[:(n + 1) // 2])
 
 
 def reference(stage:str, lora:bool, kernel:str='sdpa', device='cpu'):
     "One process, the whole global batch in one micro-batch: the loss and every trainable parameter's gradient."
     m = tiny_model(lora, kernel).to(device)
     b = {k: v.to(device) for k, v in rows(stage).items()}
-    if stage == 'dpo': b = {k: v.to(device) for k, v in with_reference(b, 0, 2).items()}
-    n_items = 2 if stage == 'dpo' else int((b['shift_labels'] != -100).sum())
+    if stage in ('dpo', 'kto'): b = {k: v.to(device) for k, v in with_reference(b, 0, 2).items()}
+    n_items = 2 if stage in ('dpo', 'kto') else int((b['shift_labels'] != -100).sum())
     loss, _ = loss_fn(stage)(m, b, n_items)
     loss.backward()
     return loss.item(), {n: p.grad.clone() for n, p in m.named_parameters() if p.requires_grad}, n_items
@@ -98,8 +100,8 @@ def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa'
     eng.opt.step = lambda: got.update({n.removeprefix('module.'): full(p.grad).clone() for n, p in eng.model.named_parameters() if p.requires_grad})
     b, r = rows(stage), plan.dp_rank
     lo, hi = (r, r + 1) if plan.dp == 2 else (0, 2)
-    b = {k: v.to(rt.device) for k, v in (with_reference(b, lo, hi) if stage == 'dpo' else {k: v[lo:hi] for k, v in b.items()}).items()}
-    n_items = 2 if stage == 'dpo' else int((rows(stage)['shift_labels'] != -100).sum())
+    b = {k: v.to(rt.device) for k, v in (with_reference(b, lo, hi) if stage in ('dpo', 'kto') else {k: v[lo:hi] for k, v in b.items()}).items()}
+    n_items = 2 if stage in ('dpo', 'kto') else int((rows(stage)['shift_labels'] != -100).sum())
     out = train_step(eng, [b], n_items, loss_fn(stage))
     loss = out['loss'].clone(); dist.all_reduce(loss)
     return loss.item(), got
@@ -150,7 +152,8 @@ def check(results:list):
 
 @pytest.fixture(scope='module')
 def two():
-    return run_ranks(2, [('cpt', False, 2, 'sdpa', 'auto'), ('sft', True, 2, 'sdpa', 'auto'), ('dpo', True, 2, 'sdpa', 'auto'), ('eager', False, 2, 'eager', 'auto')])
+    return run_ranks(2, [('cpt', False, 2, 'sdpa', 'auto'), ('sft', True, 2, 'sdpa', 'auto'), ('dpo', True, 2, 'sdpa', 'auto'), ('eager', False, 2, 'eager', 'auto'),
+                         ('kto', True, 2, 'sdpa', 'auto')])
 
 
 @pytest.fixture(scope='module')
@@ -159,9 +162,9 @@ def four():
                         + [('cpt', False, 2, 'sdpa', 'fsdp2'), ('sft', True, 2, 'sdpa', 'fsdp2')])
 
 
-@pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo', 'eager'])
+@pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo', 'eager', 'kto'])
 def test_sp2_equals_one_process(two, stage):
-    "SP = 2 on 2 processes; `eager`: CPT through the eager kernel (a float mask, rebuilt for the whole sequence)."
+    "SP = 2 on 2 processes; `eager`: CPT through the eager kernel (a float mask, rebuilt for the whole sequence); `kto`: KTO on the DPO rows."
     check([r for r in two if r[1] == stage])
 
 
