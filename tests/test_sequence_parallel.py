@@ -1,6 +1,6 @@
 """Sequence parallelism is exact: with gloo on the CPU, SP = 2, SP = 4 and dp x sp = 2 x 2 give the loss and the gradients of
 one process on the same global batch (fp32, a tiny random Llama), for CPT (packed documents), LoRA SFT (assistant-only labels
-that cross the shard borders) and DPO (chosen and rejected replies cut by a border); and `azllm train CONFIG
+that cross the shard borders), DPO (chosen and rejected replies cut by a border) and KTO; and `azllm train CONFIG
 sequence_parallel=2 --nproc 2` trains end to end through the launcher."""
 import json, os, socket, subprocess, sys
 from pathlib import Path
