@@ -25,8 +25,8 @@ from .parallel import parallel_degrees, check_sp_model, use_ulysses, sp_group, s
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'Beta', 'TrainConfig', 'resolve_strategy', 'Plan', 'resolve_plan', 'inner_model',
-           'full_state_dict', 'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
-           'train_step', 'step_batches', 'Prefetcher']
+           'full_state_dict', 'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'eval_split',
+           'lm_loss', 'train_step', 'step_batches', 'Prefetcher']
 
 # %% ../nbs/25_engine.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -252,7 +252,7 @@ class Engine:
     def __init__(self, model, opt, sched, rt:Runtime, strategy:str='none', bf16:bool=False, grad_clip:float=1.0):
         self.model, self.opt, self.sched, self.rt, self.strategy, self.bf16, self.grad_clip = model, opt, sched, rt, strategy, bf16, grad_clip
         self.measure_state, self.state_bytes = False, None    # set measure_state to record `state_bytes` at the next step's peak
-        self.sp_group, self.sp, self.sp_rank = None, 1, 0        # sequence parallelism: the group sharing each row, its size, this shard
+        self.sp_group, self.sp, self.sp_rank, self.dp = None, 1, 0, None   # sequence parallelism: the group sharing each row, its size, this shard, (dp rank, dp)
 
 def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable parameters chosen
                  cfg:TrainConfig, # precision, strategy, liger, compile, optimizer keys
@@ -270,8 +270,16 @@ def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable par
     model = wrap_model(model, plan.strategy, rt, plan.bf16)
     opt, sched = make_optimizer(model, cfg, rt.cuda, total_steps)
     eng = Engine(model, opt, sched, rt, plan.strategy, plan.bf16, cfg.grad_clip)
-    if plan.sp > 1: eng.sp_group, eng.sp, eng.sp_rank = sp_group(plan.sp, plan.rank), plan.sp, plan.sp_rank
+    if plan.sp > 1: eng.sp_group, eng.sp, eng.sp_rank, eng.dp = sp_group(plan.sp, plan.rank), plan.sp, plan.sp_rank, (plan.dp_rank, plan.dp)
     return eng, dict(info, strategy=plan.strategy, bf16=plan.bf16, **({'sequence_parallel': plan.sp} if plan.sp > 1 else {}))
+
+def eval_split(eng:Engine) -> dict:
+    "How validation splits its rows (`runtime.validate`'s `part`, `shard`): under sequence parallelism by data-parallel group, each row sharded as in training; else nothing to say."
+    if eng.sp_group is None: return {}
+    def shard(batch):
+        mine, positions = shard_batch(batch, eng.sp, eng.sp_rank)
+        return mine, sequence_parallel(eng.sp_group, positions)
+    return dict(part=eng.dp, shard=shard)
 
 def lm_loss(model, # the wrapped model
             batch:dict, # `input_ids`, `shift_labels`[, `position_ids`]

@@ -20,7 +20,7 @@ from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, v
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
 from .packing import WindowOrder, token_byte_lengths
-from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher
+from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher, eval_split
 from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan
 
 
@@ -308,7 +308,7 @@ def _check_checkpoint_dir(self:Trainer):
 def validate(self:Trainer) -> dict:
     "Loss, perplexity and bits per byte on the validation rows (all processes); a task with its own `validate` (DPO) decides."
     if self.task.validate is not None: return self.task.validate(self)
-    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows)
+    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows, **eval_split(self.eng))
 
 @patch
 def log(self:Trainer, rec:dict, prefix:str='train'):

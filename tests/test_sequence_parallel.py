@@ -104,7 +104,19 @@ def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa'
     n_items = 2 if stage in ('dpo', 'kto') else int((rows(stage)['shift_labels'] != -100).sum())
     out = train_step(eng, [b], n_items, loss_fn(stage))
     loss = out['loss'].clone(); dist.all_reduce(loss)
-    return loss.item(), got
+    return loss.item(), got, (held_out(eng, rt) if stage == 'cpt' else None)
+
+
+def held_out(eng, rt) -> tuple:
+    "Validation of the two CPT rows (after the step): whole rows on every process, and split as `engine.eval_split` says (sharded under SP)."
+    import numpy as np
+    from azllm.engine import eval_split
+    from azllm.runtime import validate
+    class Rows:
+        def __len__(self): return 2
+        def batch(self, idx): return {k: v[idx] for k, v in rows('cpt').items()}
+    assert eval_split(eng)['part'] == (eng.dp)                # (sharded under SP: every test here has sp > 1)
+    return tuple(validate(eng.model, Rows(), np.ones(64), rt, 1, **split)['val_loss'] for split in ({}, eval_split(eng)))
 
 
 def _worker(rank:int, world:int, port:int, cases:list, q, cuda:bool=False):
@@ -115,11 +127,11 @@ def _worker(rank:int, world:int, port:int, cases:list, q, cuda:bool=False):
     try:
         for stage, lora, sp, kernel, strategy in cases:
             want_loss, want, _ = reference(stage, lora, kernel, f'cuda:{rank}' if cuda else 'cpu')
-            loss, got = sp_step(stage, lora, sp, rank, world, kernel, cuda, strategy)
+            loss, got, val = sp_step(stage, lora, sp, rank, world, kernel, cuda, strategy)
             assert got.keys() == want.keys(), (stage, sorted(set(got) ^ set(want))[:4])
             bad = [n for n in want if not torch.allclose(got[n], want[n], **TOL)]
             worst = max((got[n] - want[n]).abs().max().item() for n in want)
-            q.put((rank, stage, sp, strategy, loss, want_loss, bad, worst))
+            q.put((rank, stage, sp, strategy, loss, want_loss, bad, worst, val))
         dist.barrier()
     except BaseException as e:
         q.put((rank, 'error', repr(e)[:2000]))
@@ -145,8 +157,9 @@ def run_ranks(world:int, cases:list, cuda:bool=False) -> list:
 
 def check(results:list):
     assert results
-    for rank, stage, sp, strategy, loss, want_loss, bad, worst in results:
+    for rank, stage, sp, strategy, loss, want_loss, bad, worst, val in results:
         assert abs(loss - want_loss) <= 1e-5 * abs(want_loss) + 1e-6, (rank, stage, sp, strategy, loss, want_loss)
+        if val: assert abs(val[0] - val[1]) <= 1e-5 * val[0], f"rank {rank} sp={sp} {strategy}: validation whole {val[0]} vs sharded {val[1]}"
         assert not bad, f"rank {rank} {stage} sp={sp} {strategy}: gradients differ in {bad[:4]} (largest difference {worst:g})"
 
 
@@ -226,7 +239,7 @@ def test_azllm_train_with_sequence_parallel_2(tmp_path, small_tokenizer):
     losses = lambda run: [r['loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'loss' in r]
     assert losses('sp') == pytest.approx(losses('one'), rel=1e-5)
     val = lambda run: [r['val_loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'val_loss' in r]
-    assert len(val('sp')) == 1 and val('sp') == pytest.approx(val('one'), rel=1e-5)     # validation: whole rows, the model's own attention
+    assert len(val("sp")) == 1 and val("sp") == pytest.approx(val("one"), rel=1e-5)     # validation sharded like training
     assert (tmp_path/'sp'/'final'/'config.json').exists()
 
 
