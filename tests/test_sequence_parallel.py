@@ -40,7 +40,7 @@ def rows(stage:str):
     pos = torch.tensor([[0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2],      # documents cut by the borders at 4, 8 and 12
                         [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4]])
     b = dict(input_ids=ids[:, :-1].contiguous(), position_ids=pos)
-    if stage in ('cpt', 'eager'):
+    if stage in ('cpt', 'eager', 'ckpt'):
         lab[pos.roll(-1, 1) == 0] = -100                                        # a document's last token predicts no next document
         b['shift_labels'] = lab
     elif stage == 'sft':                                                        # assistant-only: replies at 3..9 and 11..13 (row 0), 6..14 (row 1)
@@ -91,7 +91,7 @@ def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa'
     from azllm.runtime import Runtime
     rt = Runtime(world=world, rank=rank, local_rank=rank, cuda=cuda)
     cfg = TrainConfig(output_dir='x', train_data=['x'], sequence_parallel=sp, micro_batch=1, grad_clip=0, liger=False, compile=False,
-                      precision='fp32', attn_implementation=kernel, strategy=strategy)
+                      precision='fp32', attn_implementation=kernel, strategy=strategy, grad_checkpointing=stage == 'ckpt')
     plan = resolve_plan(cfg, rt)
     eng, info = build_engine(tiny_model(lora, kernel), cfg, rt, 1, plan)
     assert info['sequence_parallel'] == sp and plan.dp * plan.sp == world and info['strategy'] == ('ddp' if strategy == 'auto' else strategy)
@@ -166,7 +166,7 @@ def check(results:list):
 @pytest.fixture(scope='module')
 def two():
     return run_ranks(2, [('cpt', False, 2, 'sdpa', 'auto'), ('sft', True, 2, 'sdpa', 'auto'), ('dpo', True, 2, 'sdpa', 'auto'), ('eager', False, 2, 'eager', 'auto'),
-                         ('kto', True, 2, 'sdpa', 'auto')])
+                         ('kto', True, 2, 'sdpa', 'auto'), ('ckpt', True, 2, 'sdpa', 'auto')])
 
 
 @pytest.fixture(scope='module')
@@ -175,9 +175,10 @@ def four():
                         + [('cpt', False, 2, 'sdpa', 'fsdp2'), ('sft', True, 2, 'sdpa', 'fsdp2')])
 
 
-@pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo', 'eager', 'kto'])
+@pytest.mark.parametrize('stage', ['cpt', 'sft', 'dpo', 'eager', 'kto', 'ckpt'])
 def test_sp2_equals_one_process(two, stage):
-    "SP = 2 on 2 processes; `eager`: CPT through the eager kernel (a float mask, rebuilt for the whole sequence); `kto`: KTO on the DPO rows."
+    """SP = 2 on 2 processes; `eager`: CPT through the eager kernel (a float mask, rebuilt for the whole sequence); `kto`: KTO on the DPO rows;
+    `ckpt`: LoRA CPT with activation checkpointing (attention and its all-to-alls recomputed in backward)."""
     check([r for r in two if r[1] == stage])
 
 
