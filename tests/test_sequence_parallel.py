@@ -228,7 +228,7 @@ def test_azllm_train_with_sequence_parallel_2(tmp_path, small_tokenizer):
     "`azllm train CONFIG sequence_parallel=2 --nproc 2` (torchrun, gloo): trains, and its losses and validation loss equal one process's."
     root = Path(__file__).parent.parent
     common = ['configs/cpt_tiny_base.yml', f'tokenizer={small_tokenizer}', 'max_steps=3', 'seq_len=64', 'micro_batch=2', 'grad_accum=1',
-              'eval_every=0', 'eval_rows=8', 'save_every=3', 'doc_mask=true']
+              'eval_every=0', 'eval_rows=8', 'save_every=3']    # no doc_mask: rows without position ids (the unit tests pack documents)
     env = {**os.environ, 'OMP_NUM_THREADS': '1'}
     one = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', *common, f'output_dir={tmp_path/"one"}'], capture_output=True, text=True, cwd=root, env=env)
     assert one.returncode == 0, one.stderr[-3000:]
