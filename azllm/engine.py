@@ -21,12 +21,13 @@ from .packing import WindowOrder
 from .memory import OPTIMIZER_STATES, TILE_TOKENS, tiling_on
 from .long_context import check_rope_scaling, scale_rope, tile_mlp, tile_loss, offload_layers
 from .data import STORAGE_DEFAULTS
+from .parallel import parallel_degrees, check_sp_model, use_ulysses, sp_group, shard_batch, sequence_parallel
 
 
 # %% auto #0
 __all__ = ['RENAMED', 'REMOVED', 'Beta', 'TrainConfig', 'resolve_strategy', 'Plan', 'resolve_plan', 'inner_model',
-           'full_state_dict', 'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'lm_loss',
-           'train_step', 'step_batches', 'Prefetcher']
+           'full_state_dict', 'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'eval_split',
+           'lm_loss', 'train_step', 'step_batches', 'Prefetcher']
 
 # %% ../nbs/25_engine.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -82,6 +83,7 @@ class TrainConfig(Config):
     tiled_loss: Union[bool, Literal['auto']] = 'auto'  # the loss over chunks of 8192 tokens where Liger's fused loss is not in use (no seq x vocab logits); auto = rows of 16384 or more
     rope_scaling: Optional[dict] = None          # train past the model's positions: e.g. {rope_type: yarn, factor: 4} (linear, dynamic, yarn, llama3) replaces the model's scaling; its limit becomes factor x
     attn_implementation: Literal['sdpa', 'eager', 'flex_attention', 'flash_attention_2'] = 'sdpa'  # attention kernel
+    sequence_parallel: int = Field(1, ge=1, le=MAX_COUNT)  # processes that share each row (Ulysses): each holds seq_len / N tokens; the processes must be a multiple of N
     eval_every: int = Field(100, ge=0)           # steps between validations (0 = only at the end)
     eval_rows: Optional[int] = Field(None, gt=0) # cap on validation rows (None = all)
     save_every: int = Field(100, gt=0)           # steps between checkpoints (and at the end)
@@ -152,7 +154,7 @@ class Plan:
     "What a run decided once from its config and its process; every later step reads it here and derives none of it again."
     device: str                   # this process's device: cpu or cuda:N
     cuda: bool                    # a CUDA device is in use
-    world: int                    # processes in the run
+    world: int                    # processes in the run: dp x sp
     precision: str                # the config's word: auto, bf16, fp32 or fp8
     bf16: bool                    # compute under bf16 autocast (fp8 runs too, outside the float8 matmuls)
     fp8: bool                     # float8 matmuls where they pay
@@ -162,14 +164,23 @@ class Plan:
     grad_accum: Optional[int] = None         # micro-batches per optimizer step (None until the micro-batch is known)
     memory_gib: Optional[float] = None       # what one process has: its GPU, or its share of the RAM (sizing reads it)
     memory_budget_gib: Optional[float] = None  # what micro_batch: auto may use (sizing reads it)
+    rank: int = 0                 # this process's rank
+    dp: int = 1                   # data-parallel degree: groups of processes that read different rows (batch arithmetic counts these)
+    sp: int = 1                   # sequence-parallel degree: consecutive processes that share each row, a shard of seq_len / sp each
+
+    @property
+    def dp_rank(self) -> int: return self.rank // self.sp     # which rows this process reads
+    @property
+    def sp_rank(self) -> int: return self.rank % self.sp      # which shard of them it holds
 
 def resolve_plan(cfg:TrainConfig, # precision, fp8_recipe, strategy, micro_batch
                  rt:Runtime, # this process
                 ) -> Plan:
-    "The run's plan: precision (a precision this device cannot run fails here) and strategy resolved; memory and batch are sizing's to fill."
+    "The run's plan: precision (a precision this device cannot run fails here), strategy and parallel degrees resolved; memory and batch are sizing's to fill."
+    dp, sp = parallel_degrees(cfg.sequence_parallel, rt.world)
     return Plan(device=str(rt.device), cuda=rt.cuda, world=rt.world, precision=cfg.precision, bf16=use_bf16(cfg.precision, rt.cuda),
                 fp8=cfg.precision == 'fp8', fp8_recipe=cfg.fp8_recipe, strategy=resolve_strategy(cfg.strategy, rt),
-                micro_batch=None if cfg.micro_batch == 'auto' else cfg.micro_batch)
+                micro_batch=None if cfg.micro_batch == 'auto' else cfg.micro_batch, rank=rt.rank, dp=dp, sp=sp)
 
 
 # %% ../nbs/25_engine.ipynb #91b7cafd
@@ -201,7 +212,8 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
     fp8_trained = to_float8(base, plan.fp8_recipe, fsdp=strategy == 'fsdp2') if plan.fp8 else []
     # frozen weights need no fp32 master; FSDP2 casts what it gathers by its own policy
     cast = cfg.frozen_bf16 and plan.bf16 and strategy != 'fsdp2'
-    info = dict(compiled=compile_layers(base, compiled, cuda), fp8_layers=len(fp8) + len(fp8_trained), fp8_frozen=len(fp8),
+    # under sequence parallelism compile is off unless asked for: the all-to-alls split each layer's graph (unmeasured on GPUs)
+    info = dict(compiled=compile_layers(base, False if plan.sp > 1 and cfg.compile == 'auto' else compiled, cuda), fp8_layers=len(fp8) + len(fp8_trained), fp8_frozen=len(fp8),
                 frozen_bf16=frozen_to_bf16(model) if cast else 0)
     info['liger'] = list(apply_liger(base, cfg.liger, cuda, cfg.liger_kernels, info['compiled']))
     if cfg.fused_lora():                         # after Liger: the fused LoRA MLP replaces Liger's SwiGLU forward
@@ -259,6 +271,7 @@ class Engine:
     def __init__(self, model, opt, sched, rt:Runtime, strategy:str='none', bf16:bool=False, grad_clip:float=1.0):
         self.model, self.opt, self.sched, self.rt, self.strategy, self.bf16, self.grad_clip = model, opt, sched, rt, strategy, bf16, grad_clip
         self.measure_state, self.state_bytes = False, None    # set measure_state to record `state_bytes` at the next step's peak
+        self.sp_group, self.sp, self.sp_rank, self.dp = None, 1, 0, None   # sequence parallelism: the group sharing each row, its size, this shard, (dp rank, dp)
 
 def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable parameters chosen
                  cfg:TrainConfig, # precision, strategy, liger, compile, optimizer keys
@@ -268,10 +281,24 @@ def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable par
                 ) -> tuple[Engine, dict]:
     "Set the model up, wrap it, make the optimizer: (Engine, info about what was applied)."
     plan = plan or resolve_plan(cfg, rt)
+    if plan.sp > 1:                      # before compile and wrapping: the attention layers call the Ulysses wrapper from now on
+        kernel = inner_model(model).config._attn_implementation
+        check_sp_model(inner_model(model).config, plan.sp, kernel)
+        use_ulysses(model, kernel)
     info = set_up_training(model, cfg, plan)
     model = wrap_model(model, plan.strategy, rt, plan.bf16)
     opt, sched = make_optimizer(model, cfg, rt.cuda, total_steps)
-    return Engine(model, opt, sched, rt, plan.strategy, plan.bf16, cfg.grad_clip), dict(info, strategy=plan.strategy, bf16=plan.bf16)
+    eng = Engine(model, opt, sched, rt, plan.strategy, plan.bf16, cfg.grad_clip)
+    if plan.sp > 1: eng.sp_group, eng.sp, eng.sp_rank, eng.dp = sp_group(plan.sp, plan.rank), plan.sp, plan.sp_rank, (plan.dp_rank, plan.dp)
+    return eng, dict(info, strategy=plan.strategy, bf16=plan.bf16, **({'sequence_parallel': plan.sp} if plan.sp > 1 else {}))
+
+def eval_split(eng:Engine) -> dict:
+    "How validation splits its rows (`runtime.validate`'s `part`, `shard`): under sequence parallelism by data-parallel group, each row sharded as in training; else nothing to say."
+    if eng.sp_group is None: return {}
+    def shard(batch):
+        mine, positions = shard_batch(batch, eng.sp, eng.sp_rank)
+        return mine, sequence_parallel(eng.sp_group, positions)
+    return dict(part=eng.dp, shard=shard)
 
 def lm_loss(model, # the wrapped model
             batch:dict, # `input_ids`, `shift_labels`[, `position_ids`]
@@ -294,8 +321,13 @@ def train_step(eng:Engine, # from `build_engine`
         sync = k == K - 1
         if eng.strategy == 'fsdp2': model.set_requires_gradient_sync(sync)
         ctx = model.no_sync() if eng.strategy == 'ddp' and not sync else contextlib.nullcontext()
-        with ctx:
+        shard = contextlib.nullcontext()
+        if eng.sp_group is not None:       # this process's slice of the rows; attention sees them whole (forward and recomputation)
+            batch, positions = shard_batch(batch, eng.sp, eng.sp_rank)
+            shard = sequence_parallel(eng.sp_group, positions)
+        with ctx, shard:
             with autocast(eng.bf16, eng.rt.device.type): loss, extra = loss_fn(model, batch, n_items)
+            # DDP and FSDP average gradients over every process (dp x sp): each holds the gradient of its share of the loss
             (loss * eng.rt.world).backward()
         loss_sum += loss.detach().float()
         for name, v in extra.items(): sums[name] = sums.get(name, 0) + v.detach().float()
@@ -308,21 +340,23 @@ def train_step(eng:Engine, # from `build_engine`
     return dict(loss=loss_sum, grad_norm=gnorm.detach().float(), sums=sums)
 
 # %% ../nbs/25_engine.ipynb #7d86c72e
-def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False) -> tuple[list[dict], int, int]:
-    "This process's micro-batches of `step`, and the global counts of scored tokens and of real (non-padding) input tokens."
-    mine = [data.batch(order.indices(step, k, rt.rank)) for k in range(order.K)]
+def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False,
+                 dp_rank:Optional[int]=None, # the data-parallel rank (`Plan.dp_rank`; None: the process's rank)
+                ) -> tuple[list[dict], int, int]:
+    "This process's micro-batches of `step` (the rows of its data-parallel group), and the global counts of scored tokens and of real (non-padding) input tokens."
+    mine = [data.batch(order.indices(step, k, rt.rank if dp_rank is None else dp_rank)) for k in range(order.K)]
     if pin: mine = [{n: v.pin_memory() for n, v in b.items()} for b in mine]
-    every = [order.indices(step, k, r) for k in range(order.K) for r in range(rt.world)]
+    every = [order.indices(step, k, r) for k in range(order.K) for r in range(order.W)]   # every data-parallel group's rows
     return mine, sum(data.count(i) for i in every), sum(data.n_tokens(i) for i in every)
 
 class Prefetcher:
     "Builds the batches of the next steps in a background thread (at most `depth` ahead)."
-    def __init__(self, data, order:WindowOrder, start:int, stop:int, rt:Runtime, depth:int=2):
+    def __init__(self, data, order:WindowOrder, start:int, stop:int, rt:Runtime, depth:int=2, dp_rank:Optional[int]=None):
         self.q, self._stop = queue.Queue(maxsize=depth), threading.Event()
         def work():
             try:
                 for s in range(start, stop):
-                    item = step_batches(data, order, s, rt, pin=rt.cuda)
+                    item = step_batches(data, order, s, rt, pin=rt.cuda, dp_rank=dp_rank)
                     while not self._stop.is_set():
                         try: self.q.put(item, timeout=0.1); break
                         except queue.Full: pass

@@ -120,6 +120,7 @@ class GRPORun(SFTRun):
     def _fits(self):
         if self.max_new_tokens >= self.seq_len: raise AzllmError(f"max_new_tokens ({self.max_new_tokens}) must be below seq_len ({self.seq_len}): seq_len holds a prompt and its completion")
         if self.strategy == 'fsdp2': raise AzllmError("strategy: fsdp2 is not offered for grpo (each process samples with its whole model); use ddp")
+        if self.sequence_parallel > 1: raise AzllmError("sequence_parallel is not offered for grpo (each process samples and scores whole completions); set sequence_parallel: 1")
         if not self.rewards or not all(v == v and abs(v) != float('inf') for v in self.rewards.values()): raise AzllmError("rewards: name at least one reward, each with a finite weight")
         combined_reward(self.rewards)                      # every name known: built in, or from a --reward-module
         return self

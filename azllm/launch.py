@@ -76,6 +76,9 @@ def launch_strategy(cfgs:list, # validated run configs, in order
     "'ddp' or 'fsdp2': the data parallelism that several processes of these runs use."
     for c in cfgs:
         if c.stage in SINGLE_PROCESS_STAGES: raise AzllmError(f"stage {c.stage!r} runs in one process; run it without --nproc/--gpus/--nnodes")
+        if getattr(c, 'sequence_parallel', 1) > 1:       # the run's degrees, checked before any process starts
+            from azllm.parallel import parallel_degrees
+            parallel_degrees(c.sequence_parallel, nproc)
     found = {({'auto': 'ddp'}).get(getattr(c, 'strategy', 'auto'), getattr(c, 'strategy', 'auto')) for c in cfgs}
     if 'none' in found: raise AzllmError(f"strategy: none trains one process, but {nproc} were asked for; set strategy to ddp, fsdp2 or auto")
     if len(found) > 1: raise AzllmError(f"these configs use different strategies ({', '.join(sorted(found))}); launch them one at a time")

@@ -13,6 +13,7 @@ from fastcore.basics import patch_to
 from .core import AzllmError
 from .logps import HEAD_CHUNK, logps_head
 from .sft import inner_peft
+from .parallel import sp_sum, sp_share
 
 # %% auto #0
 __all__ = ['OBJECTIVES', 'Objective', 'register', 'objective', 'losses_for', 'sequence_logps', 'reference_of', 'batch_reference',
@@ -64,9 +65,11 @@ def sequence_logps(model, # a causal LM (wrapped or not)
         logp = -F.cross_entropy(logits.flatten(0, 1), lab, ignore_index=-100, reduction='none')
     keep = (lab != -100) & (seq >= 0)
     idx = torch.where(keep, seq, torch.zeros_like(seq))
-    size = lab.numel() + lab.numel() % 2                 # an even upper bound on sequences; no host sync to learn the real count
+    n = batch.get('full_numel', lab.numel())            # a shard of a row (sequence parallelism) has the whole row's sequence slots
+    size = n + n % 2                                     # an even upper bound on sequences; no host sync to learn the real count
     sums = logp.new_zeros(size).scatter_add_(0, idx, torch.where(keep, logp, 0.0))
-    return sums, logp.new_zeros(size).scatter_add_(0, idx, keep.to(logp.dtype))
+    # each shard sums its own tokens; a sequence's log-prob is the sum over the shards (nothing, without sequence parallelism)
+    return sp_sum(sums), sp_sum(logp.new_zeros(size).scatter_add_(0, idx, keep.to(logp.dtype)))
 
 # %% ../nbs/33_objectives.ipynb #464dd736
 def reference_of(model, # the wrapped peft model
@@ -107,7 +110,7 @@ class PairObjective(Objective):
         rc, rj = self.rewards(c, r, cn, rn)
         sums = dict(reward_accuracy=((rc > rj) & real).float().sum(), rewards_chosen=torch.where(real, rc, 0.0).sum(),
                     rewards_rejected=torch.where(real, rj, 0.0).sum(), reward_margin=torch.where(real, rc - rj, 0.0).sum())
-        return per.sum() / n_items, sums
+        return sp_share(per.sum() / n_items), {k: sp_share(v) for k, v in sums.items()}   # shards of one row hold it alike: counted once
 
 # %% ../nbs/33_objectives.ipynb #5bc8c8b7
 @register
@@ -162,7 +165,7 @@ class KTO(Objective):
         rw = (beta * r).detach()
         sums = dict(kl=kl * real.sum(), rewards_desirable=torch.where(des, rw, 0.0).sum(), rewards_undesirable=torch.where(und, rw, 0.0).sum(),
                     desirable=des.float().sum())
-        return per.sum() / n_items, sums
+        return sp_share(per.sum() / n_items), {k: sp_share(v) for k, v in sums.items()}
 
 def kto_loss(model, # the wrapped peft model
              batch:dict, # from `PackedPairs.batch` of KTO examples (has `desirable`)

@@ -233,13 +233,15 @@ def eval_batches(model, # put in eval mode for the loop, its training mode resto
                  micro_batch:int=4, # rows per forward pass
                  max_rows:Optional[int]=None, # only the first N rows
                  drop:tuple=(), # batch keys left out
+                 part:Optional[tuple[int, int]]=None, # (this group, groups) when processes share rows (sequence parallelism); None: (rank, world)
                 ):
     "Yield `(indices, batch)` of this process's share of `data`, on its device; every process yields as many batches (FSDP's collectives meet), a process out of rows row 0 with no indices (run it, count nothing)."
     was = model.training; model.eval()
     n = len(data) if max_rows is None else min(len(data), max_rows)
-    mine = list(range(rt.rank, n, rt.world))
+    rank, world = part or (rt.rank, rt.world)
+    mine = list(range(rank, n, world))
     try:
-        for s in range(math.ceil(math.ceil(n / rt.world) / micro_batch)):
+        for s in range(math.ceil(math.ceil(n / world) / micro_batch)):
             idx = mine[s * micro_batch:(s + 1) * micro_batch]
             yield idx, {k: v.to(rt.device, non_blocking=True) for k, v in data.batch(idx or [0]).items() if k not in drop}
     finally: model.train(was)
@@ -252,13 +254,16 @@ def validate(model, # a causal LM (plain, DDP- or FSDP-wrapped)
              micro_batch:int=4, # rows per forward pass
              bf16:bool=False, # bf16 autocast
              max_rows:Optional[int]=None, # score only the first N rows
+             part:Optional[tuple[int, int]]=None, # rows split over (this group, groups) (`eval_batches`)
+             shard=None, # batch -> (this process's shard of it, the context that computes it): sequence parallelism; None: whole rows
             ) -> dict:
     "Validation loss (nats/token), perplexity and bits per byte of `model` on `data`, over all processes."
     byte_table = torch.as_tensor(nbytes, device=rt.device)
     acc = torch.zeros(3, dtype=torch.float64, device=rt.device)      # nll, tokens, bytes
-    for idx, batch in eval_batches(model, data, rt, micro_batch, max_rows):
-        labels = batch.pop('shift_labels')
-        with autocast(bf16, rt.device.type): logits = model(**batch).logits
+    for idx, batch in eval_batches(model, data, rt, micro_batch, max_rows, part=part):
+        batch, ctx = shard(batch) if shard else (batch, contextlib.nullcontext())
+        labels = batch.pop('shift_labels'); batch.pop('full_numel', None)
+        with ctx, autocast(bf16, rt.device.type): logits = model(**batch).logits
         if not idx: continue
         keep = labels != -100
         nll = torch.nn.functional.cross_entropy(logits.float().flatten(0, 1), labels.flatten(), ignore_index=-100, reduction='sum')

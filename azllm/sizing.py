@@ -125,7 +125,8 @@ def step_memory_gib(model, # the loaded model, its trainable parameters chosen (
     shape = config_shape(inner_model(model).config)
     fused, total = plan.cuda and cfg.liger is not False, sum(p.numel() for p in ps)
     bf16_base = plan.bf16 and trained < total / 2 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
-    act = activation_bytes(micro_batch, cfg.seq_len, **shape, precision='bf16' if plan.bf16 else 'fp32', weights='bf16' if bf16_base else 'fp32',
+    # each process holds seq_len / sp of every row (sequence parallelism)
+    act = activation_bytes(micro_batch, -(-cfg.seq_len // plan.sp), **shape, precision='bf16' if plan.bf16 else 'fp32', weights='bf16' if bf16_base else 'fp32',
                            grad_checkpointing=cfg.grad_checkpointing, fused_ce=fused, **long_context_keys(cfg, fused))
     return dict(state=state / 2**30, activations=act['total'] / 2**30, logits=act['logits'] / 2**30,
                 total=(state + act['total']) / 2**30)
@@ -224,12 +225,12 @@ def choose_micro_batch(eng:Engine, # from `build_engine`, before the first step
                       ) -> dict:
     "The largest micro-batch that keeps `global_batch` and whose measured step fits the memory budget, with grad_accum and the probes."
     rt, budget, probes = eng.rt, plan.memory_budget_gib, {}
-    for mb in reversed(micro_batch_candidates(cfg.global_batch, rt.world)):
+    for mb in reversed(micro_batch_candidates(cfg.global_batch, plan.dp)):
         if step_memory_gib(eng.model, cfg, mb, plan)['total'] > FIT_MARGIN * plan.memory_gib: probes[mb] = None; continue  # certain not to fit: not probed
         if compiled: torch._dynamo.reset()
-        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * rt.world), task)
+        probes[mb] = peak = probe_step(eng, mb, cfg.seq_len, cfg.global_batch // (mb * plan.dp), task)
         if rt.sum([float(peak is None or peak > budget)])[0] == 0:     # fits on every process
-            return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * rt.world), global_batch=cfg.global_batch,
+            return dict(micro_batch=mb, grad_accum=cfg.global_batch // (mb * plan.dp), global_batch=cfg.global_batch,
                         peak_gib=peak, budget_gib=budget, probes={str(k): v for k, v in probes.items()})
     raise AzllmError(f"micro_batch: auto found no micro-batch within {budget:.2f} GiB (micro-batch 1 needs {probes[1] or 'more than the device has'} GiB); "
                      "raise memory_budget_gib, set grad_checkpointing: true or a shorter seq_len")
@@ -240,9 +241,10 @@ def cpu_run_fits(cfg, # a validated run config of a training stage (cpt, sft, dp
                 ):
     "Refuse, before the model loads, a run whose estimated step cannot fit this machine's RAM (no GPU visible); a model of unknown shape passes."
     if not cfg.memory_check or (shape := model_shape(cfg.model)) is None: return
-    plan = resolve_plan(cfg, Runtime())        # the run's own precision on this CPU (auto: fp32); bf16 and fp8 fail here as in setup
+    # the run's own precision on this CPU (auto: fp32); bf16 and fp8 fail here as in setup (the processes are checked where they start)
+    plan = resolve_plan(cfg, Runtime(world=cfg.sequence_parallel))
     mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
-    est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=cfg.seq_len, **shape,
+    est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=-(-cfg.seq_len // plan.sp), **shape,
                           grad_checkpointing=cfg.grad_checkpointing, **long_context_keys(cfg, False))
     need, ram = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes']), ram_gib() * 2**30
     if need > ram:
@@ -260,10 +262,11 @@ def max_micro_batch(cfg:TrainConfig, # the run config to measure
     rt = Runtime.from_env()
     if not rt.cuda: raise AzllmError("memory max-batch measures on a CUDA GPU; on a CPU use `azllm memory estimate`")
     model, tok, _ = task.load(cfg, rt)
-    eng, _ = build_engine(model, cfg, Runtime(cuda=True), 10)
+    shard = -(-cfg.seq_len // cfg.sequence_parallel)    # under sequence parallelism a process holds seq_len / sp tokens of each row
+    eng, _ = build_engine(model, cfg.model_copy(update=dict(sequence_parallel=1)), Runtime(cuda=True), 10)
     peaks = {}
     def fits(mb):
-        peaks[mb] = probe_step(eng, mb, cfg.seq_len)
+        peaks[mb] = probe_step(eng, mb, shard)
         return peaks[mb] is not None
     lo, hi = 0, 1
     while hi <= limit and fits(hi): lo, hi = hi, hi * 2

@@ -19,8 +19,8 @@ from .token_cache import content_id
 from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
-from .packing import WindowOrder
-from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher
+from .packing import WindowOrder, token_byte_lengths
+from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher, eval_split
 from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan, out_of_memory_error
 
 
@@ -112,8 +112,8 @@ def _check_resume_numbers(self:Trainer):
     if meta['step'] > self.max_steps:
         raise bad(f"its step {meta['step']:,} is past this run's last step {self.max_steps:,} (a finished run's steps cannot be taken back)")
     b = meta.get('batch')
-    if cfg.micro_batch == 'auto' and b and b['micro_batch'] * b['grad_accum'] * rt.world != cfg.global_batch:
-        raise bad(f"its stored batch plan, micro_batch {b['micro_batch']} x grad_accum {b['grad_accum']} x {rt.world} processes, "
+    if cfg.micro_batch == 'auto' and b and b['micro_batch'] * b['grad_accum'] * self.plan.dp != cfg.global_batch:
+        raise bad(f"its stored batch plan, micro_batch {b['micro_batch']} x grad_accum {b['grad_accum']} x {self.plan.dp} data-parallel groups, "
                   f"is not this run's global_batch {cfg.global_batch}")
 
 @patch
@@ -137,6 +137,7 @@ def _resume_point(self:Trainer) -> Optional[str]:
         changes.append("train_data: the files' content changed since this checkpoint (size or SHA-256)")
     if meta.get('world_size', self.rt.world) != self.rt.world:     # DCP reshards, but the global batch changes
         changes.append(f"world size (processes): {meta['world_size']} -> {self.rt.world}")
+    elif (old := meta.get('config', {}).get('sequence_parallel', 1)) != cfg.sequence_parallel: changes.append(f"sequence_parallel: {old} -> {cfg.sequence_parallel}")
     if changes and not cfg.resume_with_changes:
         raise AzllmError(f"resuming {path} with a different config changes the run: {'; '.join(changes)}. "
                          "Restore those keys, start a new output_dir, or set resume_with_changes: true")
@@ -208,8 +209,8 @@ def setup(self:Trainer):
     self.resume_from = self._resume_point()
     if not (cfg.max_steps or cfg.max_tokens or cfg.epochs): raise AzllmError("set max_steps, max_tokens or epochs in the config")
     self.plan = plan = size_plan(resolve_plan(cfg, rt), cfg, rt)   # decided once: precision (fp8 where it cannot run fails here), strategy, memory
-    if plan.micro_batch is None and plan.strategy == 'fsdp2':
-        raise AzllmError("micro_batch: auto probes on one process or under DDP; under fsdp2 set micro_batch "
+    if plan.micro_batch is None and (plan.strategy == 'fsdp2' or plan.sp > 1):
+        raise AzllmError(f"micro_batch: auto probes on one process or under DDP; under {'fsdp2' if plan.strategy == 'fsdp2' else 'sequence_parallel'} set micro_batch "
                          "(measure it with `azllm memory max-batch CONFIG.yml`)")
     if cfg.memory_check: check_model_loads(cfg, rt)                  # a 70B on a laptop: refused, not killed by the kernel mid-load
     model, self.tok, self.info = self.task.load(cfg, rt)
@@ -226,7 +227,7 @@ def setup(self:Trainer):
         shutil.copytree(saved, out/'tokenizer', dirs_exist_ok=True); shutil.rmtree(saved, ignore_errors=True)
     self.task.fingerprints = dict(data=self.data_fp, tokenizer=self.tok_fp)    # a task that caches its data keys it by them
     self.train_data, self.valid_data = self.task.data(cfg, self.tok, out, rt)
-    rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * rt.world
+    rows_per_step = cfg.global_batch or cfg.micro_batch * cfg.grad_accum * plan.dp
     self.max_steps = cfg.max_steps or (math.ceil(cfg.max_tokens / (rows_per_step * cfg.seq_len)) if cfg.max_tokens
                                        else math.ceil(cfg.epochs * len(self.train_data) / rows_per_step))
     if self.resume_from: self._check_resume_numbers()                # before anything counts up to the checkpoint's step
@@ -234,7 +235,7 @@ def setup(self:Trainer):
     self.info.update(info)
     self.batch = self.info['batch'] = self._batch_plan()
     self.plan = replace(plan, micro_batch=self.batch['micro_batch'], grad_accum=self.batch['grad_accum'])
-    self.order = WindowOrder(len(self.train_data), self.batch['micro_batch'], self.batch['grad_accum'], rt.world, cfg.seed)
+    self.order = WindowOrder(len(self.train_data), self.batch['micro_batch'], self.batch['grad_accum'], plan.dp, cfg.seed)
     self.step = 0
     if self.resume_from:
         load_checkpoint(self.resume_from, self.eng.model, self.eng.opt, self.eng.sched, rt, verified=self.verified)
@@ -247,13 +248,12 @@ def setup(self:Trainer):
         if cfg.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
             self.writer = SummaryWriter(str(out/'tb'))
-    from azllm.packing import token_byte_lengths
     self.nbytes = token_byte_lengths(self.tok)
     i = self.info
-    if self.progress: print0(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} device={rt.device} bf16={i['bf16']} "
+    if self.progress: print0(f"{self.task.kind}: strategy={i['strategy']} world={rt.world} (dp {plan.dp} x sp {plan.sp}) device={rt.device} bf16={i['bf16']} "
                              f"liger={i['liger']} compiled={i['compiled']} steps={self.max_steps} "
                              f"global batch={rows_per_step}x{cfg.seq_len} tokens "
-                             f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {rt.world} processes, {self.batch['chosen']})")
+                             f"(micro_batch {self.batch['micro_batch']} x grad_accum {self.batch['grad_accum']} x {plan.dp} data-parallel groups, {self.batch['chosen']})")
     return self
 
 @patch
@@ -261,7 +261,7 @@ def _batch_plan(self:Trainer) -> dict:
     "micro_batch and grad_accum of this run: from the config, from the checkpoint being resumed (auto), or measured (auto)."
     cfg, rt = self.cfg, self.rt
     if self.plan.micro_batch is not None:
-        return dict(micro_batch=self.plan.micro_batch, grad_accum=grad_accum_for(cfg, self.plan.micro_batch, rt.world), chosen='config')
+        return dict(micro_batch=self.plan.micro_batch, grad_accum=grad_accum_for(cfg, self.plan.micro_batch, self.plan.dp), chosen='config')
     stored = read_sidecar(self.resume_from).get('batch') if self.resume_from else None
     if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
         plan = dict(stored, chosen='stored')
@@ -308,7 +308,7 @@ def _check_checkpoint_dir(self:Trainer):
 def validate(self:Trainer) -> dict:
     "Loss, perplexity and bits per byte on the validation rows (all processes); a task with its own `validate` (DPO) decides."
     if self.task.validate is not None: return self.task.validate(self)
-    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows)
+    return validate(self.eng.model, self.valid_data, self.nbytes, self.rt, self.batch['micro_batch'], self.eng.bf16, self.cfg.eval_rows, **eval_split(self.eng))
 
 @patch
 def log(self:Trainer, rec:dict, prefix:str='train'):
@@ -357,8 +357,8 @@ def fit(self:Trainer) -> Path:
     "Run the loop from the current step to the end; write final/ and summary.json; return final/."
     cfg, rt, eng = self.cfg, self.rt, self.eng
     self.tokens_seen = sum(self.train_data.n_tokens(self.order.indices(s, k, r)) for s in range(self.step)
-                           for k in range(self.order.K) for r in range(rt.world)) if self.step else 0
-    self.prefetch = Prefetcher(self.train_data, self.order, self.step, self.max_steps, rt)
+                           for k in range(self.order.K) for r in range(self.order.W)) if self.step else 0
+    self.prefetch = Prefetcher(self.train_data, self.order, self.step, self.max_steps, rt, dp_rank=self.plan.dp_rank)
     with tqdm(total=self.max_steps, initial=self.step, disable=not (self.progress and rt.main), desc=self.task.kind, unit='step') as bar:   # closed however the loop ends
         val, last, t0 = {}, self.last, time.perf_counter()     # resumed at the end: the checkpoint's last record
         reset_peak_memory(rt.cuda)

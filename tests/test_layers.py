@@ -96,6 +96,12 @@ def test_precision_and_strategy_are_decided_in_the_plan_only(name):
     assert not bad, f"{name}() called outside resolve_plan: {bad}"
 
 
+def test_parallel_degrees_are_decided_in_the_plan_only():
+    "The data- and sequence-parallel degrees are resolved by `engine.resolve_plan` (and checked by the launcher before it starts processes); every later step reads `Plan.dp` / `Plan.sp`."
+    bad = [b for p in package_files() for b in calls_outside('parallel_degrees', {'resolve_plan', 'launch_strategy'}, p)]
+    assert not bad, f"parallel_degrees() called outside resolve_plan and launch_strategy: {bad}"
+
+
 def test_one_ram_reader_and_one_gpu_reader():
     "How much memory there is is read in one place each: `sizing.ram_gib` (physical RAM) and `sizing.gpu_gib` (a GPU's total)."
     ram, gpu = [], []

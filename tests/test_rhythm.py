@@ -8,7 +8,7 @@ sys.path.insert(0, str(ROOT/'tools'))
 from rhythm import rhythm
 
 # Notebooks that read as tutorials: add one here once `python tools/rhythm.py nbs/NAME.ipynb` reaches the floor.
-TUTORIALS = ['03_runtime', '19_long_context', '04_checkpoint', '06_commands', '24_memory', '25_engine', '26_sizing', '29_trainer', '30_logps', '31_cpt', '32_sft', '33_objectives', '35_dpo', '36_rewards', '37_grpo', '47_profile', '50_pipeline',
+TUTORIALS = ['03_runtime', '19_long_context', '04_checkpoint', '06_commands', '18_parallel', '24_memory', '25_engine', '26_sizing', '29_trainer', '30_logps', '31_cpt', '32_sft', '33_objectives', '35_dpo', '36_rewards', '37_grpo', '47_profile', '50_pipeline',
              '70_launch', '80_cli']
 FLOOR = 0.75
 
