@@ -352,3 +352,16 @@ def test_the_lower_bounds_file_is_pyprojects_bounds():
     pins = dict(l.split('==') for l in (ROOT/'.ci'/'lower-bounds.txt').read_text().splitlines() if l and not l.startswith('#'))
     assert set(pins) == {'transformers', 'tokenizers', 'peft', 'trl', 'accelerate', 'datasets', 'lm_eval'}
     for name, v in pins.items(): assert bounds[name].split('.') == v.split('.')[:len(bounds[name].split('.'))], (name, bounds[name], v)
+
+
+def test_hub_kernels_stay_off_unless_the_user_turns_them_on(tmp_path):
+    "transformers 5.2x kernelizes every model from `from_pretrained` when `kernels` is installed, fetching code from the Hub at its first `.train()`; azllm keeps that off, and a user's own setting wins."
+    code = ("import os, azllm, transformers; from transformers import LlamaConfig, LlamaForCausalLM; "
+            f"LlamaForCausalLM(LlamaConfig(vocab_size=64, hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2)).save_pretrained({str(tmp_path)!r}); "
+            f"m = LlamaForCausalLM.from_pretrained({str(tmp_path)!r}); m.train(); print(os.environ['USE_HUB_KERNELS'], bool(getattr(m, 'use_kernels', False)))")
+    env = {k: v for k, v in os.environ.items() if k != 'USE_HUB_KERNELS'}
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and r.stdout.split()[-2:] == ['NO', 'False'], r.stderr[-2000:]
+    r = subprocess.run([sys.executable, '-c', "import os, azllm; print(os.environ['USE_HUB_KERNELS'])"], capture_output=True, text=True,
+                       env={**env, 'USE_HUB_KERNELS': 'YES'})
+    assert r.stdout.strip() == 'YES'
