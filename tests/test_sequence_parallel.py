@@ -90,7 +90,7 @@ def sp_step(stage:str, lora:bool, sp:int, rank:int, world:int, kernel:str='sdpa'
     from azllm.engine import TrainConfig, resolve_plan, build_engine, train_step
     from azllm.runtime import Runtime
     rt = Runtime(world=world, rank=rank, local_rank=rank, cuda=cuda)
-    cfg = TrainConfig(output_dir='x', train_data=['x'], sequence_parallel=sp, micro_batch=1, grad_clip=0, liger=False, compile=False,
+    cfg = TrainConfig(output_dir='x', train_data=['x'], sequence_parallel=sp, micro_batch=1, seq_len=64, grad_clip=0, liger=False, compile=False,
                       precision='fp32', attn_implementation=kernel, strategy=strategy, grad_checkpointing=stage == 'ckpt')
     plan = resolve_plan(cfg, rt)
     eng, info = build_engine(tiny_model(lora, kernel), cfg, rt, 1, plan)
