@@ -215,7 +215,8 @@ def cmd_run(a):
     old = json.loads(res_path.read_text()) if res_path.is_file() else {}
     mach = machine()
     me = dict(command='python ' + ' '.join(sys.argv), date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), machine=mach)
-    res = dict(about=__doc__.split('\n')[0], runs=old.get('runs', []) + [me], rows=old.get('rows', []))
+    runs = old.get('runs', []) + [me]
+    res = dict(about=__doc__.split('\n')[0], command='; '.join(r['command'] for r in runs), runs=runs, rows=old.get('rows', []))   # every run that made its rows
     def key(r): return (r['shape'], r['path'], r['seq_len'], r['gpus'], r.get('card'))
     def record(row):
         res['rows'] = [r for r in res['rows'] if key(r) != key(row)] + [row]
