@@ -353,12 +353,21 @@ def test_position_and_option_frequency_are_measured_and_stored(builder, tasks):
 
 def test_the_positive_control_separates_where_it_can_and_twins_have_cluster_intervals():
     """The stored floors file holds, per task, the character n-gram model's score with a cluster-bootstrap interval and its
-    paired test against each twin (both bundled tokenizers and a fresh 8k BPE): on grammar it is better than every twin (the
-    cluster bootstrap and the clustered McNemar test agree); every twin's interval is over families and holds its score."""
+    paired test against each twin (both bundled tokenizers and a fresh 8k BPE), and per grammar phenomenon its score with the
+    kind rule's verdict. On grammar it scores above every twin; it separates from chance where five characters decide the
+    pair (the clitic da/də after the word before it), and not on agreement, whose cue lies further apart than a 5-gram sees
+    (task set v6, 42% of the pairs agreement or tense: overall it no longer separates from the twins, +0.02, p 0.14-0.24);
+    every twin's interval is over families and holds its score."""
     res = json.loads(FLOORS.read_text(encoding='utf-8'))
     g = res['positive_control']['tasks']['az_grammar']
-    assert g['score']['low'] > 0.5 and all(v['separated'] and v['diff'] > 0 for v in g['vs_twin'].values()), g
+    assert all(v['diff'] > 0 for v in g['vs_twin'].values()), g
     assert set(g['vs_twin']) == {'llama3', 'az4k', 'bpe8k'}
+    kinds = g['by_kind']
+    assert kinds.keys() == res['kinds']['az_grammar']['n'].keys() and all(kinds[k]['n'] == n for k, n in res['kinds']['az_grammar']['n'].items())
+    assert abs(sum(d['acc'] * d['n'] for d in kinds.values()) / res['n']['az_grammar'] - g['score']['value']) < 1e-3   # the kinds make up the task
+    assert kinds['vowel_harmony_clitic']['low'] > 0.5 and kinds['vowel_harmony_clitic']['beyond']
+    assert not kinds['subject_verb_agreement']['beyond']
+    assert all(d['beyond'] == (abs(d['acc'] - 0.5) > two_se(0.5, d['n'])) for d in kinds.values())
     for tok, per in res['twin_intervals'].items():
         for t, by_seed in per.items():
             for s, iv in by_seed.items():
