@@ -25,7 +25,7 @@ from .trainer import read_losses
 from .adapters import adapter_base, adapter_config, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
-                           pairs_table, plot_controls, generation_checks, generation_notes)
+                           pairs_table, plot_controls, generation_checks, generation_notes, TASKS_DIR)
 
 
 # %% auto #0
@@ -489,7 +489,7 @@ def real_gains(tasks, # the tasks of a report
                path:str|Path|None=None, # default: azllm/tasks/controls.json
               ) -> pd.DataFrame|None:
     "Each bundled task's untrained floor beside every real positive control's separation from its own twin; None if no task of `tasks` has one."
-    p = Path(path) if path else Path(__file__).resolve().parent/'tasks'/'controls.json'
+    p = Path(path) if path else TASKS_DIR/'controls.json'
     if not p.exists(): return None
     ref = json.loads(p.read_text(encoding='utf-8'))['tasks']
     iv = lambda r: f"{r['diff']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]"
