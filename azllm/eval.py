@@ -25,16 +25,16 @@ from .trainer import read_losses
 from .adapters import adapter_base, adapter_config, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,
-                           pairs_table, plot_controls, generation_checks, generation_notes)
+                           pairs_table, plot_controls, generation_checks, generation_notes, TASKS_DIR)
 
 
 # %% auto #0
-__all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'ModelSpec', 'EvalRun', 'valid_documents',
-           'resolve_model', 'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat', 'twin_spec',
-           'untrained_twin', 'evaluate_model', 'score_floors', 'eval_controls', 'plot_bpb', 'tokenizer_groups',
-           'plot_fertility', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table', 'task_outputs',
-           'generation_check_sections', 'generations_table', 'controls_sections', 'eval_sections', 'eval_data',
-           'item_data', 'design_effect', 'paired_power', 'items_for_power', 'min_detectable_effect', 'run_eval']
+__all__ = ['AZ_PROMPTS', 'PAD_ROWS', 'BPB_NOTE', 'BENCH_NOTE', 'FLOOR_NOTE', 'REAL_GAINS_NOTE', 'ModelSpec', 'EvalRun',
+           'valid_documents', 'resolve_model', 'check_own_tokenizer', 'load_for_eval', 'score_text', 'use_chat',
+           'twin_spec', 'untrained_twin', 'evaluate_model', 'score_floors', 'eval_controls', 'plot_bpb',
+           'tokenizer_groups', 'plot_fertility', 'plot_losses', 'write_report', 'eval_table', 'task_generations_table',
+           'task_outputs', 'generation_check_sections', 'generations_table', 'real_gains', 'controls_sections',
+           'eval_sections', 'eval_data', 'item_data', 'run_eval']
 
 # %% ../nbs/40_eval.ipynb #33be07b6
 AZ_PROMPTS = [
@@ -484,12 +484,32 @@ def generations_table(results:dict, # model -> `evaluate_model` result
     cols = {f"{n} ({'chat' if r['chat'] else 'text'})": [_cell(r['generations'].get(p, '')) for p in prompts] for n, r in results.items()}
     return pd.DataFrame(cols, index=pd.Index([_cell(p) for p in prompts], name='prompt'))
 
+# %% ../nbs/40_eval.ipynb #e22f7d2d
+def real_gains(tasks, # the tasks of a report
+               path:str|Path|None=None, # default: azllm/tasks/controls.json
+              ) -> pd.DataFrame|None:
+    "Each bundled task's untrained floor beside every real positive control's separation from its own twin; None if no task of `tasks` has one."
+    p = Path(path) if path else TASKS_DIR/'controls.json'
+    if not p.exists(): return None
+    ref = json.loads(p.read_text(encoding='utf-8'))['tasks']
+    iv = lambda r: f"{r['diff']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]"
+    rows = [{'task': t, 'untrained floor (tiny Llama: ' + ', '.join(ref[t]['twin_floor']) + ')': ', '.join(f'{v:.3f}' for v in ref[t]['twin_floor'].values()),
+             'chance': ref[t]['chance'], 'positive control (items)': f"{r['control']} ({r['items']})", 'control, its twin': f"{r['score']:.3f}, {r['twin']:.3f}",
+             'control − twin [95%]': iv(r), 'separated': 'yes' if r['separated'] else 'no'} for t in tasks if t in ref for r in ref[t]['controls']]
+    return pd.DataFrame(rows).set_index('task') if rows else None
+
 # %% ../nbs/40_eval.ipynb #fa3f1bd5
+REAL_GAINS_NOTE = ("**What a real gain looks like** on the bundled tasks, measured once on CPU on the first items of each task file "
+                   "(`azllm/tasks/controls.json`): the floor of an untrained tiny Llama beside real positive controls, each against "
+                   "its own untrained twin with the verdict of the paired tests below. A task no real control separates cannot yet show a gain.")
+
 def controls_sections(ctl:dict, # from `eval_controls`
                      ) -> list:
     "The report's benchmark content: scores beside floors and chance, the paired tests in words and as tables, the plot."
     said = [f"- {p['sentence']}" for p in ctl['pairs']]
-    return [BENCH_NOTE, controls_table(ctl), '**Paired tests** (each model against its floor, then each pair of models):', '\n'.join(said),
+    rg = real_gains(dict.fromkeys(p['task'] for p in ctl['pairs']))
+    gains = [] if rg is None else [REAL_GAINS_NOTE, rg]
+    return [BENCH_NOTE, controls_table(ctl), *gains, '**Paired tests** (each model against its floor, then each pair of models):', '\n'.join(said),
             pairs_table(ctl, floors=True), pairs_table(ctl), plot_controls(ctl)]
 
 def eval_sections(results:dict, # model -> `evaluate_model` result
@@ -546,55 +566,6 @@ def item_data(results:dict, # model -> `evaluate_model` result
              ) -> dict:
     "Every item's score and every generated text, per model and floor (`item_scores.json`): what the intervals and tests were computed from."
     return {n: dict(items=r.get('items', {}), outputs=r.get('outputs', {})) for n, r in {**results, **(floors or {})}.items()}
-
-# %% ../nbs/40_eval.ipynb #b2c3d402
-def design_effect(family_sizes, # the number of items of each family
-                  icc:float, # correlation of two items' outcomes within one family
-                 ) -> float:
-    "How much families inflate the variance of a mean over items: 1 + (m - 1) icc, m the size-weighted mean family size."
-    s = [int(k) for k in family_sizes]
-    return 1 + (sum(k * k for k in s) / sum(s) - 1) * icc
-
-def _zs(level:float, power:float) -> tuple:
-    from statistics import NormalDist
-    return NormalDist().inv_cdf((1 + level) / 2), NormalDist().inv_cdf(power)
-
-def paired_power(delta:float, # the true difference of the two accuracies
-                 n:int, # items both models answer
-                 discordant:float, # share of items exactly one of the two gets right (ψ)
-                 deff:float=1.0, # design effect of the item families
-                 level:float=0.95, # of the two-sided test
-                ) -> float:
-    "Power of the paired (McNemar) test to detect a true difference `delta` on `n` shared items (normal approximation, Connor 1987)."
-    from statistics import NormalDist
-    za, _ = _zs(level, 0.5)
-    psi, d = discordant, abs(delta)
-    if not 0 < d <= psi <= 1: raise AzllmError(f"discordant share {psi} must lie between |delta| {d} and 1 (and delta must not be 0)")
-    return NormalDist().cdf((d * math.sqrt(n / deff) - za * math.sqrt(psi)) / math.sqrt(psi - d * d))
-
-def items_for_power(delta:float, # the difference to detect
-                    discordant:float, # share of discordant items (ψ)
-                    deff:float=1.0, # design effect of the item families
-                    power:float=0.8, # wanted power
-                    level:float=0.95, # of the two-sided test
-                   ) -> int:
-    "Items two models must share for the paired test to detect `delta` with `power`."
-    za, zb = _zs(level, power)
-    return math.ceil(deff * (za * math.sqrt(discordant) + zb * math.sqrt(discordant - delta ** 2)) ** 2 / delta ** 2)
-
-def min_detectable_effect(n:int, # items both models answer
-                          discordant:float, # share of discordant items (ψ)
-                          deff:float=1.0, # design effect of the item families
-                          power:float=0.8, # wanted power
-                          level:float=0.95, # of the two-sided test
-                         ) -> float:
-    "The smallest true difference the paired test detects with `power` on `n` items (bisection of `paired_power`)."
-    lo, hi = 1e-6, discordant
-    if paired_power(hi, n, discordant, deff, level) < power: return float('nan')
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if paired_power(mid, n, discordant, deff, level) < power else (lo, mid)
-    return hi
 
 # %% ../nbs/40_eval.ipynb #c7ecb4a7
 def _headline(benchmarks:dict) -> str:

@@ -223,8 +223,25 @@ def control_rows(res:dict) -> str:
     return '\n'.join(lines)
 
 
+REFERENCE = ROOT/'azllm'/'tasks'/'controls.json'
+
+def reference(res:dict) -> dict:
+    """What `azllm eval` reports as "what a real gain looks like" (azllm/tasks/controls.json, shipped with the tasks): per task,
+    the untrained tiny Llama's floor (mean over the stored seeds, per tokenizer) and each real control against its own twin."""
+    rc, un = res['real_controls'], res['untrained']
+    out = {}
+    for t in F.HEADLINE:
+        rows = [dict(control=c['about'], items=r['score']['n'], families=r['score']['families'], score=r['score']['value'],
+                     twin=r['twin']['value'], diff=r['vs_twin']['diff'], low=r['vs_twin']['low'], high=r['vs_twin']['high'],
+                     p=r['vs_twin']['p_mcnemar'], separated=r['vs_twin']['separated'])
+                for c in rc['controls'].values() if (r := c['tasks'].get(t))]
+        out[t] = dict(chance=res['chance'][t], twin_floor={tok: round(sum(v[t].values()) / len(v[t]), 4) for tok, v in un.items()}, controls=rows)
+    return dict(source='benchmarks/results/az_tasks_floors.json', machine=rc['machine'], command=rc['command'], data_sha256=rc['data_sha256'], tasks=out)
+
+
 def render(res:dict):
-    "The README block `controls from real models`, rendered from the floors file."
+    "The README block `controls from real models` and azllm/tasks/controls.json, rendered from the floors file."
+    REFERENCE.write_text(json.dumps(reference(res), indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
     text = F.README.read_text(encoding='utf-8'); name = 'controls from real models'
     pat = re.compile(rf'(<!-- begin {name} -->\n).*?(<!-- end {name} -->)', re.S)
     if not pat.search(text): raise SystemExit(f'{F.README}: no <!-- begin {name} --> ... <!-- end {name} --> block')
@@ -232,10 +249,13 @@ def render(res:dict):
 
 
 def join(old:dict|None, new:dict) -> dict:
-    "Rows of controls (or of tasks of a control) run apart, on the same task files, as one table; the newer row of a (control, task) wins."
-    if not old or old.get('data_sha256') != new['data_sha256']: return new
-    out = dict(new, n={t: max(old['n'].get(t, 0), new['n'].get(t, 0)) for t in {*old['n'], *new['n']}},   # the most items any row scored
-               controls={k: dict(v, tasks=dict(v['tasks'])) for k, v in old['controls'].items()})
+    """Rows of controls (or of tasks of a control) run apart as one table; the newer row of a (control, task) wins, and an old
+    row is kept only where its task file is unchanged (its SHA-256), so a rebuild of one task drops that task's rows alone."""
+    if not old: return new
+    same = {t for t, h in new['data_sha256'].items() if old.get('data_sha256', {}).get(t) == h}
+    kept = {k: dict(v, tasks={t: x for t, x in v['tasks'].items() if t in same}) for k, v in old['controls'].items()}
+    n = {t: max(old['n'].get(t, 0) if t in same else 0, new['n'].get(t, 0)) for t in {*old['n'], *new['n']}}   # the most items any row scored
+    out = dict(new, n={t: k for t, k in n.items() if k}, controls={k: v for k, v in kept.items() if v['tasks']})
     for name, c in new['controls'].items():
         if name in out['controls']: out['controls'][name]['tasks'].update(c['tasks']); out['controls'][name]['seconds'] += c['seconds']
         else: out['controls'][name] = c

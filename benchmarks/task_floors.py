@@ -25,6 +25,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 TASKS_DIR = ROOT/'azllm'/'tasks'
 HEADLINE = ('az_grammar', 'az_reading', 'az_knowledge')
+SCORED = HEADLINE     # the tasks a run scores (`--tasks`): a rebuild of one task re-scores that task, the stored rows of the others stay
 NGRAM_ORDER = 5
 CHANCE = {'az_grammar': 0.5, 'az_reading': 0.25, 'az_knowledge': 0.25}
 KIND = {'az_grammar': 'phenomenon', 'az_reading': 'question_type', 'az_knowledge': 'topic'}   # the item field that names its kind
@@ -100,7 +101,7 @@ def untrained_correct(seeds=(0, 1, 2), limit=None, b=None) -> dict:
         if name not in TWIN_TOKENIZERS: continue
         for seed in seeds:
             model = load_model('preset:llama-tiny', tok, seed=seed).eval()
-            for task in HEADLINE:
+            for task in SCORED:
                 items = rows(task)[:limit]
                 out.setdefault(name, {}).setdefault(task, {})[seed] = correct(loglikelihoods(model, tok, task, items), items)
     return out
@@ -130,7 +131,7 @@ def shortcut_credit(task, items, b=None) -> list[dict]:
 def shortcut_scores(b=None, kinds:bool=False, limit=None) -> dict:
     "{task: {strategy: score}}: each surface strategy on every item (or the first `limit`); `kinds`: {task: {kind: {strategy: score}}}."
     b = b or builder(); out = {}
-    for task in HEADLINE:
+    for task in SCORED:
         items = rows(task)[:limit]; cr = shortcut_credit(task, items, b)
         if kinds: out[task] = {k: {s: by_kind(task, items, [c[s] for c in cr])[k] for s in cr[0]} for k in kind_sizes(task, items)}
         else: out[task] = {s: sum(c[s] for c in cr) / len(items) for s in cr[0]}
@@ -161,6 +162,16 @@ def ngram_correct(model:CharNgram, task:str, items:list) -> list[bool]:
     ll = [[model.logprob(ch) if task == 'az_grammar' else model.logprob(' ' + ch, context(task, it)) for ch in it['choices']] for it in items]
     return correct(ll, items)
 
+def ngram_by_kind(task:str, items:list, right:list) -> dict:
+    """{kind: {n, acc, low, high, beyond}} of the n-gram control within each kind, `beyond` whether it leaves chance ± 2 SE of
+    the kind's n (the kind rule of a shortcut): where it does, word-form statistics of az_train.txt alone tell the pairs apart."""
+    ch, out = CHANCE[task], {}
+    for k, n in kind_sizes(task, items).items():
+        sel = [i for i, it in enumerate(items) if it[KIND[task]] == k]
+        iv = cluster_interval(task, [items[i] for i in sel], [right[i] for i in sel])
+        out[k] = dict(n=n, acc=iv['value'], low=iv['low'], high=iv['high'], beyond=abs(iv['value'] - ch) > two_se(ch, n))
+    return out
+
 def families(task, items) -> dict: return {i: it['family'] for i, it in enumerate(items)}
 
 def cluster_interval(task, items, right) -> dict:
@@ -187,7 +198,7 @@ def unseen_tokenizer():
 def open_shortcuts(b, items:dict) -> dict:
     "{task: {strategy: score}} of the strategies not enforced at chance: OPEN_STRATEGIES, option frequency in the task, answer position."
     out = {}
-    for task in ('az_reading', 'az_knowledge'):
+    for task in [t for t in ('az_reading', 'az_knowledge') if t in SCORED]:
         its = items[task]; n = len(its)
         freq = Counter(o for it in its for o in it['choices'])
         more = {**b.OPEN_STRATEGIES, **getattr(b, 'POSITION_STRATEGIES', {})}      # balanced over the task only, not within each kind
@@ -204,22 +215,23 @@ def controls(items:dict, per_item:dict, seeds, limit=None) -> dict:
     tok8 = unseen_tokenizer(); unseen = {}
     for seed in seeds:
         model = load_model('preset:llama-tiny', tok8, seed=seed).eval()
-        for t in HEADLINE: unseen.setdefault(t, {})[seed] = correct(loglikelihoods(model, tok8, t, items[t]), items[t])
-    unseen_short = {t: sum(b_credit for b_credit in fewest_tokens_credit(tok8, t, items[t])) / len(items[t]) for t in HEADLINE}
+        for t in SCORED: unseen.setdefault(t, {})[seed] = correct(loglikelihoods(model, tok8, t, items[t]), items[t])
+    unseen_short = {t: sum(b_credit for b_credit in fewest_tokens_credit(tok8, t, items[t])) / len(items[t]) for t in SCORED}
     # grammar's lengths under byte-level BPEs the builder never balanced against (it balances Llama 3 and BPEs of 4,000 and
     # 16,000 tokens): the fresh 8,000-token BPE and one of 12,000 tokens, both of az_train.txt
     from azllm.tokenizer import train_tokenizer
     from azllm.data import read_documents
-    tok12 = train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 12000, quiet=True)
-    g = items['az_grammar']
-    length_neutral = {name: sum(fewest_tokens_credit(tk, 'az_grammar', g)) / len(g) for name, tk in (('bpe8k', tok8), ('bpe12k', tok12))}
-    length_neutral['bytes_shortest'] = sum((min(len(o.encode()) for o in it['choices']) == len(it['choices'][it['answer']].encode())) /
-                                           sum(len(o.encode()) == min(len(c.encode()) for c in it['choices']) for o in it['choices']) for it in g) / len(g)
+    g, length_neutral = items.get('az_grammar'), {}
+    if g:
+        tok12 = train_tokenizer(list(read_documents(ROOT/'data_samples'/'az_train.txt')), 12000, quiet=True)
+        length_neutral = {name: sum(fewest_tokens_credit(tk, 'az_grammar', g)) / len(g) for name, tk in (('bpe8k', tok8), ('bpe12k', tok12))}
+        length_neutral['bytes_shortest'] = sum((min(len(o.encode()) for o in it['choices']) == len(it['choices'][it['answer']].encode())) /
+                                               sum(len(o.encode()) == min(len(c.encode()) for c in it['choices']) for o in it['choices']) for it in g) / len(g)
     ng = CharNgram((ROOT/'data_samples'/'az_train.txt').read_text(encoding='utf-8'))
     pos = {}
-    for t in HEADLINE:
+    for t in SCORED:
         right = ngram_correct(ng, t, items[t])
-        pos[t] = dict(score=cluster_interval(t, items[t], right),
+        pos[t] = dict(score=cluster_interval(t, items[t], right), by_kind=ngram_by_kind(t, items[t], right),
                       vs_twin={tok: versus(t, items[t], right, per_item[tok][t][seeds[0]]) for tok in per_item} | {'bpe8k': versus(t, items[t], right, unseen[t][seeds[0]])})
     return dict(twin_intervals=tw, grammar_fewest_tokens_unseen=length_neutral,
                 unseen_tokenizer=dict(name='bpe8k', vocab=len(tok8), fewest_tokens=unseen_short,
@@ -238,16 +250,16 @@ def fewest_tokens_credit(tok, task, items) -> list[float]:
 def floors(seeds=(0, 1, 2), limit=None, threads=1, argv=()) -> dict:
     "Everything az_tasks_floors.json holds: per task (as before) and per kind, with the command, machine and the data's digests."
     t0 = time.time(); b = builder()
-    items = {t: rows(t)[:limit] for t in HEADLINE}
+    items = {t: rows(t)[:limit] for t in SCORED}
     per_item = untrained_correct(seeds, limit, b)
     res = dict(command=' '.join(['python benchmarks/task_floors.py', *argv]),
                machine=f'{platform.machine()} {platform.system()}, torch {torch.__version__}, {threads} thread(s)',
-               n={t: len(items[t]) for t in HEADLINE}, chance=CHANCE,
-               two_se={t: two_se(CHANCE[t], len(items[t])) for t in HEADLINE},
+               n={t: len(items[t]) for t in SCORED}, chance=CHANCE,
+               two_se={t: two_se(CHANCE[t], len(items[t])) for t in SCORED},
                shortcuts=shortcut_scores(b, limit=limit), untrained=untrained_scores(per_item=per_item),
-               data_sha256={t: data_sha256(t) for t in HEADLINE},
+               data_sha256={t: data_sha256(t) for t in SCORED},
                kinds={t: dict(field=KIND[t], n=kind_sizes(t, items[t]), two_se={k: two_se(CHANCE[t], n) for k, n in kind_sizes(t, items[t]).items()})
-                      for t in HEADLINE},
+                      for t in SCORED},
                shortcuts_by_kind=shortcut_scores(b, kinds=True, limit=limit), untrained_by_kind=untrained_by_kind(per_item, limit),
                open_shortcuts=open_shortcuts(b, items), **controls(items, per_item, list(seeds), limit))
     res['seconds'] = round(time.time() - t0, 1)
@@ -260,17 +272,36 @@ def main(argv=None):
     ap.add_argument('--threads', type=int, default=1)
     ap.add_argument('--out', default=str(OUT))
     ap.add_argument('--render', action='store_true', help=f'only re-render the floor tables of {README.relative_to(ROOT)} from the stored file')
+    ap.add_argument('--tasks', default=','.join(HEADLINE), help='the tasks to score; the stored rows of the others stay (a rebuild of one task re-scores that task)')
     a = ap.parse_args(argv)
+    global SCORED
+    SCORED = tuple(t for t in HEADLINE if t in a.tasks.split(','))
+    if not SCORED: raise SystemExit(f'--tasks: name one or more of {", ".join(HEADLINE)}')
     if a.render:
         README.write_text(render_readme(json.loads(OUT.read_text(encoding='utf-8')), README.read_text(encoding='utf-8')), encoding='utf-8')
         return print(f'rendered the floor tables of {README} from {OUT}')
     torch.set_num_threads(a.threads)
-    res = floors(a.seeds, a.limit, a.threads, argv if argv is not None else sys.argv[1:])
-    if Path(a.out).exists() and 'real_controls' in (old := json.loads(Path(a.out).read_text(encoding='utf-8'))):
+    res = json.loads(json.dumps(floors(a.seeds, a.limit, a.threads, argv if argv is not None else sys.argv[1:])))   # keys as the file has them (seeds as strings)
+    old = json.loads(Path(a.out).read_text(encoding='utf-8')) if Path(a.out).exists() else {}
+    if SCORED != HEADLINE:
+        if not old: raise SystemExit(f'--tasks: {a.out} holds no run of the other tasks to keep')
+        res = dict(merge_tasks(old, res), command=f"{old['command']}; {res['command']}", seconds=old['seconds'] + res['seconds'])
+    if 'real_controls' in old:
         res['real_controls'] = old['real_controls']       # benchmarks/real_controls.py's rows; they name the data they were scored on
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
     print(markdown_table(res)); print(kind_table(res)); print(f"wrote {a.out} in {res['seconds']} s")
-    if Path(a.out).resolve() == OUT.resolve(): README.write_text(render_readme(res, README.read_text(encoding='utf-8')), encoding='utf-8'); print(f'rendered the floor tables of {README}')
+    if Path(a.out).resolve() == OUT.resolve():
+        README.write_text(render_readme(res, README.read_text(encoding='utf-8')), encoding='utf-8'); print(f'rendered the floor tables of {README}')
+        if 'real_controls' in res: real_controls().render(res)      # the twin floors beside the real controls, README and azllm/tasks/controls.json
+
+def real_controls():
+    spec = importlib.util.spec_from_file_location('real_controls', ROOT/'benchmarks'/'real_controls.py')
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); return m
+
+def merge_tasks(old:dict, new:dict) -> dict:
+    "`new` over `old`, key by key; under a task's name `new`'s entry replaces `old`'s whole, so a partial run keeps the other tasks' rows."
+    if not (isinstance(old, dict) and isinstance(new, dict)): return new
+    return {**old, **{k: v if k in HEADLINE else merge_tasks(old.get(k), v) for k, v in new.items()}}
 
 def markdown_table(res) -> str:
     """One row per strategy or untrained model, one column per task. A shortcut: its score, **out** beyond chance ± 2 SE. An
@@ -341,7 +372,22 @@ def control_table(res) -> str:
                  "more than 2 SE above chance.")
     return '\n'.join(lines)
 
-BLOCKS = {'floors': markdown_table, 'floors by kind': kind_table, 'controls': control_table}
+def ngram_kind_table(res) -> str:
+    """Per kind: the character n-gram of az_train.txt (no facts, only spelling and word forms) with its family interval beside
+    chance ± 2 SE of the kind's n and the untrained twins' seed means: **beyond** where it leaves that band, the kind rule of a shortcut."""
+    lines = ['| task | kind | n | chance ± 2 SE | n-gram [95% family interval] | twin llama3, az4k (seed means) | n-gram beyond chance ± 2 SE |',
+             '|---|---|---|---|---|---|---|']
+    for t in HEADLINE:
+        for k, d in res['positive_control']['tasks'][t].get('by_kind', {}).items():
+            tw = ', '.join(f"{sum(v.values()) / len(v):.3f}" for v in (res['untrained_by_kind'][tok][t][k] for tok in ('llama3', 'az4k')))
+            lines.append(f"| {t} | `{k}` | {d['n']} | {res['chance'][t]} ± {two_se(res['chance'][t], d['n']):.3f} | {d['acc']:.3f} [{d['low']:.3f}, {d['high']:.3f}] | "
+                         f"{tw} | {'**beyond**' if d['beyond'] else 'no'} |")
+    out = [k for t in HEADLINE for k, d in res['positive_control']['tasks'][t].get('by_kind', {}).items() if d['beyond']]
+    lines.append(f"\n{len(out)} of {sum(len(res['positive_control']['tasks'][t].get('by_kind', {})) for t in HEADLINE)} kinds beyond chance ± 2 SE"
+                 + (f": {', '.join(f'`{k}`' for k in out)}." if out else '.'))
+    return '\n'.join(lines)
+
+BLOCKS = {'floors': markdown_table, 'floors by kind': kind_table, 'controls': control_table, 'ngram by kind': ngram_kind_table}
 
 def render_readme(res, text:str) -> str:
     "`text` (azllm/tasks/README.md) with each `<!-- begin NAME -->...<!-- end NAME -->` block of BLOCKS rendered from `res`."

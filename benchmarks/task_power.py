@@ -33,14 +33,14 @@ def task_floors():
 F = task_floors()
 
 
-def twin_vectors(seed:int=0, tok_name:str='az4k') -> dict:
+def twin_vectors(seed:int=0, tok_name:str='az4k', tasks=F.HEADLINE) -> dict:
     "{task: (right/wrong per item, family per item)} of the untrained tiny Llama on every item."
     import torch
     from azllm.model import load_model
     tok = F.builder().shortcut_tokenizers()[tok_name]
     model = load_model('preset:llama-tiny', tok, seed=seed).eval(); out = {}
     with torch.inference_mode():
-        for t in F.HEADLINE:
+        for t in tasks:
             items = F.rows(t)
             out[t] = (np.array(F.correct(F.loglikelihoods(model, tok, t, items), items), float), [it['family'] for it in items])
     return out
@@ -81,20 +81,20 @@ def measured(floors:dict) -> dict:
     return {t: {n: (c['tasks'][t]['item_correlation'], c['tasks'][t]['icc']) for n, c in rc.items() if t in c['tasks']} for t in F.HEADLINE}
 
 
-def cached_twin_vectors(path:str|None) -> dict:
+def cached_twin_vectors(path:str|None, tasks=F.HEADLINE) -> dict:
     "`twin_vectors`, kept in `path` (JSON) between runs when given: the twin is the costly part on a CPU, the simulation is not."
     if path and Path(path).exists():
         d = json.loads(Path(path).read_text())
-        if d['data_sha256'] == {t: F.data_sha256(t) for t in F.HEADLINE}: return {t: (np.array(v, float), f) for t, (v, f) in d['tasks'].items()}
-    tv = twin_vectors()
-    if path: Path(path).write_text(json.dumps(dict(data_sha256={t: F.data_sha256(t) for t in F.HEADLINE}, tasks={t: (v.tolist(), f) for t, (v, f) in tv.items()})))
+        if d['data_sha256'] == {t: F.data_sha256(t) for t in tasks}: return {t: (np.array(v, float), f) for t, (v, f) in d['tasks'].items()}
+    tv = twin_vectors(tasks=tasks)
+    if path: Path(path).write_text(json.dumps(dict(data_sha256={t: F.data_sha256(t) for t in tasks}, tasks={t: (v.tolist(), f) for t, (v, f) in tv.items()})))
     return tv
 
 
-def run(sims:int, n_boot:int, twin_cache:str|None=None) -> dict:
+def run(sims:int, n_boot:int, twin_cache:str|None=None, tasks=F.HEADLINE) -> dict:
     floors = json.loads(FLOORS.read_text(encoding='utf-8')); meas = measured(floors)
-    tv = cached_twin_vectors(twin_cache); out = dict(measured={t: {n: dict(item_correlation=a, icc=b) for n, (a, b) in m.items()} for t, m in meas.items()}, tasks={})
-    for t in F.HEADLINE:
+    tv = cached_twin_vectors(twin_cache, tasks); out = dict(measured={t: {n: dict(item_correlation=a, icc=b) for n, (a, b) in m.items()} for t, m in meas.items()}, tasks={})
+    for t in tasks:
         v, fams = tv[t]; sizes = [fams.count(f) for f in dict.fromkeys(fams)]
         nf, m0 = len(sizes), round(np.mean(sizes))
         twin_icc = max(0.0, F_icc(v, fams))
@@ -107,7 +107,7 @@ def run(sims:int, n_boot:int, twin_cache:str|None=None) -> dict:
         rows = {name: power(v, fams, nf, m0, GAIN[t], r, k, sims, n_boot) for name, (r, k) in scen.items()}
         out['tasks'][t] = dict(items=len(v), families=nf, per_family=m0, gain=GAIN[t], twin_icc=round(twin_icc, 4), r=r_real, k=k_real, scenarios=rows)
         if t == 'az_grammar':             # designs of frames x pairs, where the frames hurt: a model independent of its twin (r 0), frames correlated as measured
-            designs = [(nf, m0), (2 * nf, max(1, m0 // 2)), (3 * nf, max(1, m0 // 3)), (4 * nf, max(1, m0 // 4)), (nf * m0 // 2, 2), (nf * m0, 1), (2 * nf, m0)]
+            designs = [(nf, m0), (397, 14), (2 * nf, max(1, m0 // 2)), (3 * nf, max(1, m0 // 3)), (4 * nf, max(1, m0 // 4)), (nf * m0 // 2, 2), (nf * m0, 1), (2 * nf, m0)]   # 397 x 14: task sets v4-v5
             out['tasks'][t]['designs'] = [dict(frames=f, per_frame=m, items=f * m, **power(v, fams, f, m, GAIN[t], 0.0, k_real, sims, n_boot)) for f, m in designs]
     return out
 
@@ -147,15 +147,25 @@ def main(argv=None):
     ap.add_argument('--sims', type=int, default=200); ap.add_argument('--n-boot', type=int, default=400)
     ap.add_argument('--out', default=str(OUT)); ap.add_argument('--render', action='store_true')
     ap.add_argument('--twin-cache', default=None, help="a JSON file to keep the twin's answers in between runs")
+    ap.add_argument('--tasks', default=','.join(F.HEADLINE), help="the tasks to simulate; the stored rows of the others stay (a rebuild of one task re-simulates that task)")
     a = ap.parse_args(argv)
+    tasks = tuple(t for t in F.HEADLINE if t in a.tasks.split(','))
+    if not tasks: raise SystemExit(f'--tasks: name one or more of {", ".join(F.HEADLINE)}')
     if a.render: return render(json.loads(Path(a.out).read_text(encoding='utf-8')))
     import torch; torch.set_num_threads(1); t0 = time.time()
-    res = run(a.sims, a.n_boot, a.twin_cache)
+    res = run(a.sims, a.n_boot, a.twin_cache, tasks)
     args = argv if argv is not None else sys.argv[1:]
     args = [x for i, x in enumerate(args) if x not in ('--out', '--twin-cache') and (i == 0 or args[i - 1] not in ('--out', '--twin-cache'))]
     res.update(sims=a.sims, n_boot=a.n_boot, command=' '.join(['python benchmarks/task_power.py', *args]),
                machine=f'{platform.machine()} {platform.system()} CPU, 1 thread', seconds=round(time.time() - t0, 1),
                data_sha256={t: F.data_sha256(t) for t in F.HEADLINE})
+    if tasks != F.HEADLINE:                 # keep the stored rows of the tasks not simulated, if their task files are unchanged
+        old = json.loads(Path(a.out).read_text(encoding='utf-8'))
+        keep = [t for t in F.HEADLINE if t not in tasks and old['data_sha256'].get(t) == res['data_sha256'][t]]
+        if len(keep) + len(tasks) < len(F.HEADLINE): raise SystemExit(f'--tasks: the stored rows of the other tasks are for other task files; simulate all of them')
+        if (old['sims'], old['n_boot']) != (a.sims, a.n_boot): raise SystemExit(f"--tasks: the stored rows used --sims {old['sims']} --n-boot {old['n_boot']}: use the same")
+        res['tasks'] = {t: res['tasks'][t] if t in tasks else old['tasks'][t] for t in F.HEADLINE}
+        res.update(command=f"{old['command']}; {res['command']}", seconds=round(old['seconds'] + res['seconds'], 1))
     Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
     print(table(res))
     if Path(a.out).resolve() == OUT.resolve(): render(res)

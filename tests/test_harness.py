@@ -148,6 +148,7 @@ def test_eval_stage_benchmarks(tiny, tmp_path, monkeypatch):
     assert raw['tiny']['n-shot']['az_knowledge'] == 1 and raw['tiny']['n-samples']['az_knowledge']['effective'] == 8
     md = (out/'report.md').read_text(encoding='utf-8')
     assert '## Benchmarks' in md and '](controls.png)' in md and 'az_knowledge acc' in md
+    assert 'What a real gain looks like' in md and 'multilingual-e5-small as a retrieval reader (613)' in md   # the real controls beside the floor
     twin = rep['controls']['floor_of']['tiny']                                  # the floor: an untrained twin, on the same 8 items
     assert rep['controls']['scores']['az_knowledge']['acc'][twin]['n'] == 8 and twin in rep['floors'] and f'{twin}' in md
     assert [(p['a'], p['b']) for p in rep['controls']['pairs']] == [('tiny', twin)] * 2 and 'untrained twin' in md

@@ -81,6 +81,21 @@ def test_stored_real_controls_are_for_these_items_and_rendered(rc):
     assert any(x['vs_twin']['separated'] and x['vs_twin']['diff'] > 0 for c in r['controls'].values() for x in c['tasks'].values())
     text = (TASKS_DIR/'README.md').read_text(encoding='utf-8')
     assert rc.control_rows(res) in text, 'run: python benchmarks/real_controls.py --render'
+    shipped = json.loads((TASKS_DIR/'controls.json').read_text(encoding='utf-8'))      # what `azllm eval` reports beside the floors
+    assert shipped == json.loads(json.dumps(rc.reference(res))), 'run: python benchmarks/real_controls.py --render'
+    assert set(shipped['tasks']) == set(HEADLINE) and any(r['separated'] for t in shipped['tasks'].values() for r in t['controls'])
+
+
+def test_joining_runs_keeps_only_the_rows_of_unchanged_task_files(rc):
+    "A rebuild of one task drops that task's stored rows (they were scored on other items) and keeps the others'."
+    row = lambda: dict(score=dict(n=2))
+    old = dict(n={'a': 2, 'b': 2}, data_sha256={'a': 'x', 'b': 'y'}, command='one', seconds=1.0,
+               controls={'m': dict(about='m', seconds=1.0, tasks={'a': row(), 'b': row()})})
+    new = dict(n={'b': 3}, data_sha256={'a': 'x', 'b': 'z'}, command='two', seconds=2.0, controls={'m': dict(about='m', seconds=2.0, tasks={'b': row()})})
+    out = rc.join(old, new)
+    assert set(out['controls']['m']['tasks']) == {'a', 'b'} and out['n'] == {'a': 2, 'b': 3} and out['command'] == 'one; two'
+    gone = rc.join(old, dict(new, controls={}, n={}))
+    assert set(gone['controls']['m']['tasks']) == {'a'} and gone['n'] == {'a': 2}
 
 
 def test_stored_power_is_for_these_items_and_rendered():

@@ -59,8 +59,10 @@ def test_headline_size_families_and_ids(tasks):
         assert not fam or max(fam.values()) <= 15, (n, fam.most_common(3))      # no template family over 15 items
     g = tasks['az_grammar']
     phen = Counter(it['phenomenon'] for it in g)
-    assert len(phen) >= 10 and max(phen.values()) <= 1500, phen               # task set v4: 13 phenomena, 397 frames
-    assert len(g) >= 5500 and len({it['family'] for it in g}) >= 390
+    assert len(phen) >= 10 and max(phen.values()) <= 1500, phen               # task set v6: 13 phenomena, 540 frames
+    frames = Counter(it['family'] for it in g)                                # v6: more frames, fewer pairs each (power is in the frames)
+    assert len(g) >= 5500 and len(frames) >= 530 and sum(frames.values()) / len(frames) <= 12, (len(g), len(frames))
+    assert not [f for f in frames if f.startswith('neg_ne_ne')]                 # nə ... nə də rests on a prescriptive rule: retired in v6
     r = tasks['az_reading']
     assert len({it['passage'] for it in r}) >= 140 and len(r) >= 480           # 625 written, less those sentence and keyword matching answer (v5: 492)
     assert set(it['question_type'] for it in r) == {'who', 'where', 'when', 'how_many', 'what'}
@@ -276,6 +278,14 @@ def test_stored_floors_are_for_these_items_and_at_chance_in_every_kind(tasks):
     assert out == [], out
 
 
+def test_a_partial_floors_run_keeps_the_rows_of_the_other_tasks(floors):
+    "`task_floors.py --tasks az_grammar` (after a rebuild of grammar alone) replaces grammar's entries whole and keeps the others'."
+    old = {'n': {'az_grammar': 1, 'az_reading': 2}, 'untrained': {'az4k': {'az_grammar': {'0': .5, '9': .1}, 'az_reading': {'0': .3}}}, 'command': 'a'}
+    new = {'n': {'az_grammar': 3}, 'untrained': {'az4k': {'az_grammar': {'0': .4}}}, 'command': 'b'}
+    out = floors.merge_tasks(old, new)
+    assert out == {'n': {'az_grammar': 3, 'az_reading': 2}, 'untrained': {'az4k': {'az_grammar': {'0': .4}, 'az_reading': {'0': .3}}}, 'command': 'b'}
+
+
 def test_readme_floor_tables_are_rendered_from_the_floors_file(floors):
     "The floor tables of azllm/tasks/README.md are what benchmarks/task_floors.py renders from the stored file (so no figure is typed)."
     res = json.loads(FLOORS.read_text(encoding='utf-8'))
@@ -343,12 +353,21 @@ def test_position_and_option_frequency_are_measured_and_stored(builder, tasks):
 
 def test_the_positive_control_separates_where_it_can_and_twins_have_cluster_intervals():
     """The stored floors file holds, per task, the character n-gram model's score with a cluster-bootstrap interval and its
-    paired test against each twin (both bundled tokenizers and a fresh 8k BPE): on grammar it is better than every twin (the
-    cluster bootstrap and the clustered McNemar test agree); every twin's interval is over families and holds its score."""
+    paired test against each twin (both bundled tokenizers and a fresh 8k BPE), and per grammar phenomenon its score with the
+    kind rule's verdict. On grammar it scores above every twin; it separates from chance where five characters decide the
+    pair (the clitic da/də after the word before it), and not on agreement, whose cue lies further apart than a 5-gram sees
+    (task set v6, 42% of the pairs agreement or tense: overall it no longer separates from the twins, +0.02, p 0.14-0.24);
+    every twin's interval is over families and holds its score."""
     res = json.loads(FLOORS.read_text(encoding='utf-8'))
     g = res['positive_control']['tasks']['az_grammar']
-    assert g['score']['low'] > 0.5 and all(v['separated'] and v['diff'] > 0 for v in g['vs_twin'].values()), g
+    assert all(v['diff'] > 0 for v in g['vs_twin'].values()), g
     assert set(g['vs_twin']) == {'llama3', 'az4k', 'bpe8k'}
+    kinds = g['by_kind']
+    assert kinds.keys() == res['kinds']['az_grammar']['n'].keys() and all(kinds[k]['n'] == n for k, n in res['kinds']['az_grammar']['n'].items())
+    assert abs(sum(d['acc'] * d['n'] for d in kinds.values()) / res['n']['az_grammar'] - g['score']['value']) < 1e-3   # the kinds make up the task
+    assert kinds['vowel_harmony_clitic']['low'] > 0.5 and kinds['vowel_harmony_clitic']['beyond']
+    assert not kinds['subject_verb_agreement']['beyond']
+    assert all(d['beyond'] == (abs(d['acc'] - 0.5) > two_se(0.5, d['n'])) for d in kinds.values())
     for tok, per in res['twin_intervals'].items():
         for t, by_seed in per.items():
             for s, iv in by_seed.items():

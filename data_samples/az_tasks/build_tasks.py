@@ -30,7 +30,7 @@ import grammar as G                                           # noqa: E402  (the
 SEED = 20261217
 FAMILY_MAX = 15               # no template family contributes more than this many items
 PHENOMENON_MAX = 1500          # task set v4: power comes from more frames (v3: 400); a phenomenon takes 14 pairs from each
-GRAMMAR_PER_FAMILY = 14
+GRAMMAR_PER_FAMILY = 12     # task set v6: 488 frames of about 12 pairs (v4-v5: 397 of 14); the frames, not the pairs, are the sample
 CANDIDATES = 12            # candidates drawn from each family of a phenomenon at every step of the grammar builder
 FAMILY_SPREAD = 0.3        # cost of one more pair in a family: keeps the families of a phenomenon near even
 # Task set v4: cost of a pair whose sentences have as many tokens under a twin's tokenizer. An untrained twin picks the
