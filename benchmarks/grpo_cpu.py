@@ -1,6 +1,6 @@
 """GRPO on a real model, on a CPU: the mean held-out reward of SmolLM2-135M-Instruct (`model: smollm2`) on the bundled
 Azerbaijani word problems (the first --eval-rows of data_samples/az_math/valid.jsonl, greedy completions) before and after a
-short GRPO run of configs/grpo_tiny.yml's recipe, one seed per process. The GRPO runs start from a short LoRA SFT on the
+short GRPO run of configs/grpo_tiny.yml's recipe (beta 0 by default here: no reference pass, as TRL's default), one seed per process. The GRPO runs start from a short LoRA SFT on the
 training problems with worked answers that end in the answer line (data_samples/az_math/sft_train.jsonl), so the model
 writes the line the format and numeric rewards read; without it SmolLM2 never writes it and those rewards stay 0.
 
@@ -81,8 +81,8 @@ def merge(files:list[str], sft_dir:str|None=None) -> dict:
                          verdict='beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
     pre = f"{sft_info['command']}; " if sft_info else ''
     return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {pre}{'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
-                note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average {min(r['load_average_at_start'] for r in runs):.1f} "
-                      f"to {max(r['load_average_at_end'] for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
+                note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average from {min(min(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f} "
+                      f"to {max(max(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
                       f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds; "
                       f"'beyond noise' when the mean change exceeds twice it."
                       + (f" GRPO starts from a LoRA SFT of the base on the worked training problems ({sft_info['config']['max_steps']} steps, "
@@ -96,9 +96,9 @@ if __name__ == '__main__':
     p = sub.add_parser('run')
     p.add_argument('--seed', type=int, default=0); p.add_argument('--out', required=True)
     p.add_argument('--model', default='smollm2'); p.add_argument('--steps', type=int, default=6)
-    p.add_argument('--lr', type=float, default=2e-4); p.add_argument('--prompts', type=int, default=2)
-    p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=32)
-    p.add_argument('--eval-rows', type=int, default=16); p.add_argument('--beta', type=float, default=0.04)
+    p.add_argument('--lr', type=float, default=5e-4); p.add_argument('--prompts', type=int, default=2)
+    p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=36)
+    p.add_argument('--eval-rows', type=int, default=35); p.add_argument('--beta', type=float, default=0.0)
     f = sub.add_parser('sft')
     f.add_argument('--out', required=True); f.add_argument('--model', default='smollm2'); f.add_argument('--steps', type=int, default=16)
     f.add_argument('--lr', type=float, default=5e-4); f.add_argument('--micro-batch', type=int, default=4); f.add_argument('--seq-len', type=int, default=256)
