@@ -9,6 +9,8 @@ writes the line the format and numeric rewards read; without it SmolLM2 never wr
     python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 1 --out /tmp/grpo-s1.json
     python benchmarks/grpo_cpu.py merge --sft /tmp/grpo-sft /tmp/grpo-s0.json /tmp/grpo-s1.json  # -> benchmarks/results/grpo_cpu.json
 
+With --lr 1e-4 on the runs, `merge --result benchmarks/results/grpo_cpu_lr1e-4.json` keeps the gentler setting's seeds apart.
+
 "Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the SFT model itself),
 "after" the same validation at the end, so both are scored by one function on the same prompts.
 """
@@ -103,9 +105,10 @@ if __name__ == '__main__':
     f.add_argument('--out', required=True); f.add_argument('--model', default='smollm2'); f.add_argument('--steps', type=int, default=16)
     f.add_argument('--lr', type=float, default=5e-4); f.add_argument('--micro-batch', type=int, default=4); f.add_argument('--seq-len', type=int, default=256)
     m = sub.add_parser('merge'); m.add_argument('files', nargs='+'); m.add_argument('--sft', default=None)
+    m.add_argument('--result', default=str(RESULT), help='where the merged results go')
     a = ap.parse_args()
     if a.cmd == 'run': Path(a.out).write_text(json.dumps(run(a), indent=1, ensure_ascii=False))
     elif a.cmd == 'sft': print(json.dumps(sft(a)))
     else:
-        RESULT.write_text(json.dumps(merge(a.files, a.sft), indent=1, ensure_ascii=False) + '\n')
-        print(f"wrote {RESULT}")
+        Path(a.result).write_text(json.dumps(merge(a.files, a.sft), indent=1, ensure_ascii=False) + '\n')
+        print(f"wrote {a.result}")
