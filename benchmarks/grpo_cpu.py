@@ -80,13 +80,13 @@ def merge(files:list[str], sft_dir:str|None=None) -> dict:
         se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float('nan')
         rows.append(dict(reward=k[len('val_'):], before=statistics.mean(b), after=statistics.mean([r['after'][k] for r in runs]),
                          change=statistics.mean(d), se=se, per_seed_change=d,
-                         verdict='beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
+                         verdict='no change' if abs(statistics.mean(d)) < 1e-3 else 'beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
     pre = f"{sft_info['command']}; " if sft_info else ''
     return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {pre}{'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
                 note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average from {min(min(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f} "
                       f"to {max(max(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
                       f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds; "
-                      f"'beyond noise' when the mean change exceeds twice it."
+                      f"'beyond noise' when the mean change exceeds twice it ('no change' below 0.001)."
                       + (f" GRPO starts from a LoRA SFT of the base on the worked training problems ({sft_info['config']['max_steps']} steps, "
                          f"{sft_info['seconds']} s)." if sft_info else " GRPO starts from the base model itself (no SFT).")),
                 sft=sft_info, seeds=[r['seed'] for r in runs], seconds=[round(r['seconds']) for r in runs], rows=rows, runs=runs)
