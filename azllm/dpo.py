@@ -13,175 +13,22 @@ import numpy as np
 import torch
 from pydantic import Field
 from fastcore.basics import patch_to
-from .core import AzllmError, atomic_dir, write_json, print0, resolve_source, loads_json
-from .packing import pack_rows, PackedRows
+from .core import AzllmError, atomic_dir, write_json, print0, resolve_source
+from .packing import pack_rows
+from .pairs import read_pairs, encode_pairs, PackedPairs, check_unpaired, encode_unpaired
 from .runtime import Runtime, autocast, seeded, quiet, eval_batches
 from .engine import inner_model
 from .lora_kernels import frozen_exact
 from .logps import HEAD_CHUNK, read_reference
 from .objectives import objective, losses_for, sequence_logps, reference_of, dpo_loss, kto_loss
-from .render import chat_template
-from .data import check_regular
 from .trainer import Trainer, run_training, data_dir
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
 
 # %% auto #0
-__all__ = ['PAIR_FORMAT', 'UNPAIRED_FORMAT', 'REFERENCE_KEYS', 'check_pair', 'read_pairs', 'encode_pair', 'pack_example',
-           'encode_pairs', 'PackedPairs', 'DPORun', 'check_unpaired', 'encode_unpaired', 'dpo_base', 'DPOTask',
-           'task_loss', 'preference_metrics', 'reference_logps', 'reference_key', 'cached_reference', 'run_dpo',
-           'preference_accuracy']
-
-# %% ../nbs/35_dpo.ipynb #16a89b97
-PAIR_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "chosen": [{"role": "assistant", "content": ...}], '
-               '"rejected": [{"role": "assistant", "content": ...}]} (a reply may also be a plain string)')
-
-def _reply(v, key:str, where:str) -> str:
-    "The text of one reply: a string, or a list holding one assistant message."
-    if isinstance(v, list) and len(v) == 1 and isinstance(v[0], dict): v = v[0]
-    if isinstance(v, dict) and v.get('role') == 'assistant': v = v.get('content')
-    if isinstance(v, str) and v.strip(): return v
-    raise AzllmError(f"{where}: `{key}` must be one non-empty assistant reply (got {json.dumps(v, ensure_ascii=False)[:80]}); {PAIR_FORMAT}")
-
-def check_pair(row, # one parsed JSON line
-               where:str, # file:line, for messages
-              ) -> dict:
-    "A checked preference pair `{prompt, chosen, rejected, where, kind}` (replies as strings); `AzllmError` naming `where` otherwise."
-    if not isinstance(row, dict): raise AzllmError(f"{where}: not a JSON object; {PAIR_FORMAT}")
-    if missing := [k for k in ('prompt', 'chosen', 'rejected') if k not in row]:
-        raise AzllmError(f"{where}: not a preference pair, no {', '.join(f'`{k}`' for k in missing)} "
-                         f"(fields: {', '.join(row) or 'none'}); {PAIR_FORMAT}")
-    prompt = row['prompt']
-    if not isinstance(prompt, list) or not prompt:
-        raise AzllmError(f"{where}: `prompt` must be a non-empty list of chat messages (got {json.dumps(prompt, ensure_ascii=False)[:80]}); {PAIR_FORMAT}")
-    for j, m in enumerate(prompt):
-        if not (isinstance(m, dict) and m.get('role') in ('system', 'user', 'assistant') and isinstance(m.get('content'), str)):
-            raise AzllmError(f"{where}: prompt turn {j} must be {{\"role\": system|user|assistant, \"content\": \"...\"}} (got {json.dumps(m, ensure_ascii=False)[:80]})")
-    if prompt[-1]['role'] != 'user': raise AzllmError(f"{where}: the prompt must end with a user turn (it ends with {prompt[-1]['role']!r}): the replies answer it")
-    chosen, rejected = _reply(row['chosen'], 'chosen', where), _reply(row['rejected'], 'rejected', where)
-    if chosen.strip() == rejected.strip(): raise AzllmError(f"{where}: `chosen` and `rejected` are the same reply, so the pair teaches nothing")
-    return dict(prompt=prompt, chosen=chosen, rejected=rejected, where=where, kind=row.get('kind'))   # kind: what is wrong with `rejected` (optional)
-
-# %% ../nbs/35_dpo.ipynb #dd4cae73
-def _jsonl_pairs(path:Path, check=None) -> list[dict]:
-    raw = check_regular(path).read_bytes()                     # a FIFO in a folder of pairs would wait forever
-    if b'\x00' in raw: raise AzllmError(f"{path}: binary data (NUL bytes), not a preference JSONL file")
-    try: text = raw.decode('utf-8-sig')
-    except UnicodeDecodeError as e:
-        line_no = raw[:e.start].count(b'\n') + 1
-        raise AzllmError(f"{path}:{line_no}: not valid UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8") from None
-    out = []
-    for n, line in enumerate(text.split('\n'), 1):         # not splitlines: U+2028 may sit inside a JSON string
-        if not line.strip(): continue
-        try: row = loads_json(line, f"{path}:{n}")
-        except json.JSONDecodeError as e: raise AzllmError(f"{path}:{n}: not valid JSON ({e.msg}); {UNPAIRED_FORMAT if check is check_unpaired else PAIR_FORMAT}") from None
-        out.append((check or check_pair)(row, f"{path}:{n}"))
-    return out
-
-def read_pairs(src, # preference JSONL file(s), or a directory of them
-               check=None, # the row checker (None: `check_pair`; KTO's `check_unpaired`)
-              ) -> list[dict]:
-    "Read and check preference pairs: dicts with `prompt`, `chosen`, `rejected` (strings) and `where` (file:line)."
-    out = []
-    for s in [src] if isinstance(src, (str, Path)) else src:
-        p = Path(s)
-        if p.is_dir():
-            files = sorted(p.glob('*.jsonl'))
-            if not files: raise AzllmError(f"{p}: directory has no .jsonl files of preference pairs")
-            for f in files: out += _jsonl_pairs(f, check)
-        elif p.is_file(): out += _jsonl_pairs(p, check)
-        else: check_regular(p)                                  # missing, or a FIFO, a device, a socket: one line naming it
-    if not out: raise AzllmError(f"{src}: holds no {'examples' if check is check_unpaired else 'preference pairs'}")
-    return out
-
-# %% ../nbs/35_dpo.ipynb #899f31e4
-def _common_prefix(a:list, b:list) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]: n += 1
-    return n
-
-def encode_pair(pair:dict, # from `read_pairs`
-                tok, # a tokenizer that passed `check_chat_tokenizer`
-               ) -> dict:
-    "Token ids of prompt+chosen and prompt+rejected through the chat template, and how many leading tokens are prompt."
-    ids = lambda msgs, **kw: list(chat_template(tok, msgs, tokenize=True, return_dict=True, **kw)['input_ids'])   # bounded: `render`
-    try:
-        p = ids(pair['prompt'], add_generation_prompt=True)
-        c, r = (ids(pair['prompt'] + [{'role': 'assistant', 'content': pair[k]}]) for k in ('chosen', 'rejected'))
-    except Exception as e:
-        raise AzllmError(f"{pair.get('where', 'pair')}: the chat template rejects it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    return dict(chosen=c, rejected=r, prompt_len=min(_common_prefix(p, c), _common_prefix(p, r)))
-
-# %% ../nbs/35_dpo.ipynb #00b3b732
-def pack_example(enc:dict, # from `encode_pair`
-                 cap:Optional[int]=None, # longest sequence kept (None: all)
-                ) -> dict:
-    "One packable example for `pack_rows`: chosen then rejected ids, their completion flags, positions restarting at the rejected."
-    n = enc['prompt_len']
-    c, r = enc['chosen'][:cap], enc['rejected'][:cap]
-    return dict(input_ids=c + r, trained=[i >= n for i in range(len(c))] + [i >= n for i in range(len(r))],
-                positions=list(range(len(c))) + list(range(len(r))))
-
-def encode_pairs(pairs:list[dict], # from `read_pairs`
-                 tok, # a tokenizer that passed `check_chat_tokenizer`
-                 seq_len:int, # row length: a pair must fit in it
-                 truncation:str='truncate', # 'truncate' (each sequence to seq_len // 2) or 'drop' longer pairs
-                ) -> tuple[list[dict], dict]:
-    "Packable examples (see `pack_example`) and counts: pairs, kept, truncated, dropped, tokens, completion tokens."
-    out, st = [], dict(pairs=len(pairs), truncated=0, dropped=0)
-    for p in pairs:
-        enc = encode_pair(p, tok)
-        cap = None
-        if len(enc['chosen']) + len(enc['rejected']) > seq_len:
-            cap = seq_len // 2
-            if truncation == 'drop' or enc['prompt_len'] >= cap: st['dropped'] += 1; continue
-            st['truncated'] += 1
-        out.append(pack_example(enc, cap))
-    if not out: raise AzllmError(f"all {len(pairs)} pairs are longer than seq_len={seq_len} and were dropped; raise seq_len")
-    st.update(kept=len(out), tokens=sum(len(x['input_ids']) for x in out), completion_tokens=sum(sum(x['trained']) for x in out))
-    return out, st
-
-# %% ../nbs/35_dpo.ipynb #a9fee8e7
-class PackedPairs(PackedRows):
-    "Rows of packed preference pairs (written by `pack_rows` from `encode_pairs`): `batch` adds `seq_ids`; `count` counts pairs."
-    def __init__(self, path:str|Path, pad_id:int):
-        super().__init__(path, pad_id)
-        starts = (self.positions == 0).astype(np.int64)              # every sequence starts at position 0
-        self.pairs = np.add.reduceat(starts, self.bounds[:-1]) // 2 if len(self) else np.zeros(0, np.int64)
-        self.starts = np.concatenate([[0], np.cumsum(2 * self.pairs)])   # first sequence of each row
-        self.reference = None
-        path = Path(path)                                # KTO: each example's label (1 desirable, 0 undesirable), in packed order
-        self.labels = (np.fromfile(path/'labels.bin', dtype=np.uint8)[np.fromfile(path/'examples.bin', dtype=np.int64)]
-                       if (path/'labels.bin').is_file() else None)
-        self.first = np.concatenate([[0], np.cumsum(self.pairs)])          # first example of each row
-
-    def count(self, idx:list[int]) -> int: return int(sum(self.pairs[i] for i in idx))
-
-    def batch(self, idx:list[int]) -> dict:
-        b = super().batch(idx)
-        pos, seq, off = b['position_ids'].numpy(), np.full(b['position_ids'].shape, -1, dtype=np.int64), 0
-        for r, i in enumerate(idx):
-            n = int(self.bounds[i + 1] - self.bounds[i])
-            seq[r, :n] = off + np.cumsum(pos[r, :n] == 0) - 1
-            off += 2 * int(self.pairs[i])
-        b['seq_ids'] = torch.from_numpy(seq)
-        if self.labels is not None:                        # one slot per example, -1 past the last real one
-            lab = np.full((b['input_ids'].numel() + 1) // 2, -1, dtype=np.int64)
-            got = np.concatenate([self.labels[self.first[i]:self.first[i + 1]] for i in idx])
-            lab[:len(got)] = got
-            b['desirable'] = torch.from_numpy(lab)
-        if self.reference is not None:                    # cached reference log-probs, in the slots `sequence_logps` returns
-            ref = np.zeros(b['input_ids'].numel() + b['input_ids'].numel() % 2)
-            got = np.concatenate([self.reference[self.starts[i]:self.starts[i + 1]] for i in idx])
-            ref[:len(got)] = got
-            b['ref_logps'] = torch.from_numpy(ref)
-        return b
-
-    def attach_reference(self, logps:np.ndarray):
-        "Use `logps` (every row's sequences in order, as `reference_logps` returns) as the reference of every batch."
-        if len(logps) != self.starts[-1]: raise AzllmError(f"reference log-probs for {len(logps)} sequences, the data has {self.starts[-1]}")
-        self.reference = np.asarray(logps, dtype=np.float64)
+__all__ = ['REFERENCE_KEYS', 'DPORun', 'dpo_base', 'DPOTask', 'task_loss', 'preference_metrics', 'reference_logps',
+           'reference_key', 'cached_reference', 'run_dpo', 'preference_accuracy']
 
 # %% ../nbs/35_dpo.ipynb #f30604f7
 class DPORun(SFTRun):
@@ -204,61 +51,6 @@ class DPORun(SFTRun):
     def objective(self):
         "The run's loss, from the registry: `loss_type` with the run's settings."
         return objective(self.loss_type, beta=self.beta, simpo_gamma=self.simpo_gamma, desirable_weight=self.desirable_weight, undesirable_weight=self.undesirable_weight)
-
-# %% ../nbs/35_dpo.ipynb #5c455ea2
-UNPAIRED_FORMAT = ('each line must be {"prompt": [{"role": "user", "content": ...}], "completion": [{"role": "assistant", "content": ...}], '
-                   '"label": true|false} (TRL\'s unpaired preference format; prompt and completion may both be plain strings)')
-
-def check_unpaired(row, # one parsed JSON line
-                   where:str, # file:line, for messages
-                  ) -> dict:
-    "A checked KTO example `{prompt, completion, label, where}` (prompt: messages or a string); `AzllmError` naming `where` otherwise."
-    if not isinstance(row, dict): raise AzllmError(f"{where}: not a JSON object; {UNPAIRED_FORMAT}")
-    if missing := [k for k in ('prompt', 'completion', 'label') if k not in row]:
-        raise AzllmError(f"{where}: not an unpaired example, no {', '.join(f'`{k}`' for k in missing)} (fields: {', '.join(row) or 'none'}); {UNPAIRED_FORMAT}")
-    if not isinstance(row['label'], bool): raise AzllmError(f"{where}: `label` must be true (desirable) or false (undesirable), got {json.dumps(row['label'])}")
-    if isinstance(row['prompt'], str):
-        if not isinstance(row['completion'], str) or not row['completion'].strip():
-            raise AzllmError(f"{where}: a plain-text prompt needs a non-empty plain-text `completion`; {UNPAIRED_FORMAT}")
-        return dict(prompt=row['prompt'], completion=row['completion'], label=row['label'], where=where)
-    try: pair = check_pair(dict(prompt=row['prompt'], chosen=row['completion'], rejected=[{'role': 'assistant', 'content': '\0'}]), where)
-    except AzllmError as e: raise AzllmError(str(e).replace('`chosen`', '`completion`').replace(PAIR_FORMAT, UNPAIRED_FORMAT)) from None   # KTO's words
-    return dict(prompt=pair['prompt'], completion=pair['chosen'], label=row['label'], where=where)
-
-def _prompt_and_completion(ex:dict, tok) -> tuple[list, list]:
-    "Token ids of `ex`'s prompt and of its completion, split where prompt and prompt+completion diverge (as TRL's KTO splits them)."
-    try:
-        if isinstance(ex['prompt'], str):
-            c = ex['completion'] if ex['completion'].endswith(tok.eos_token) else ex['completion'] + tok.eos_token
-            p, pc = tok(ex['prompt'])['input_ids'], tok(ex['prompt'] + c)['input_ids']
-        else:
-            ids = lambda msgs, **kw: list(chat_template(tok, msgs, tokenize=True, return_dict=True, **kw)['input_ids'])
-            p, pc = ids(ex['prompt'], add_generation_prompt=True), ids(ex['prompt'] + [{'role': 'assistant', 'content': ex['completion']}])
-    except Exception as e:
-        raise AzllmError(f"{ex.get('where', 'example')}: the tokenizer rejects it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    n = _common_prefix(p, pc)
-    return pc[:n], pc[n:]
-
-def encode_unpaired(rows:list[dict], # from `read_pairs(src, check_unpaired)`
-                    tok, # a tokenizer that passed `check_chat_tokenizer`
-                    seq_len:int, # row length: an example (its sequence and the mismatched one) must fit
-                    truncation:str='truncate', # 'truncate' (each sequence to seq_len // 2) or 'drop'
-                   ) -> tuple[list[dict], list[int], dict]:
-    "Packable KTO examples (the sequence, then prompt i with completion i-1: the KL estimate's mismatched pair), their labels, counts."
-    enc = [_prompt_and_completion(r, tok) for r in rows]
-    out, labels, st = [], [], dict(examples=len(rows), truncated=0, dropped=0, desirable=sum(r['label'] for r in rows))
-    for i, (r, (p, c)) in enumerate(zip(rows, enc)):
-        kl = p + enc[i - 1][1]                               # example 0 takes the last one's completion (TRL's rotation by one)
-        e = dict(chosen=p + c, rejected=kl, prompt_len=len(p))
-        cap = None
-        if len(e['chosen']) + len(kl) > seq_len:
-            cap = seq_len // 2
-            if truncation == 'drop' or len(p) >= cap: st['dropped'] += 1; continue
-            st['truncated'] += 1
-        out.append(pack_example(e, cap)); labels.append(int(r['label']))
-    if not out: raise AzllmError(f"all {len(rows)} examples are longer than seq_len={seq_len} and were dropped; raise seq_len")
-    st.update(kept=len(out), tokens=sum(len(x['input_ids']) for x in out), completion_tokens=sum(sum(x['trained']) for x in out))
-    return out, labels, st
 
 # %% ../nbs/35_dpo.ipynb #2256af95
 def dpo_base(cfg:DPORun, out:Path, rt:Runtime) -> str:

@@ -16,6 +16,7 @@ import torch
 import azllm
 from .core import AzllmError, write_json, hub_offline, read_yaml_text, loads_yaml
 from .generate import decode_threads
+from .decode import decoder_for
 from .runtime import quiet
 from .render import bounded_templates
 
@@ -351,6 +352,13 @@ def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local dire
                 for t in specials: s = s.replace(t, '')
                 out[i] = s
             return out
+        def _model_generate(self, context, max_length, stop, **kw):
+            # greedy answers through azllm's sampler (static KV cache, compiled on a GPU) when every stop string is one token
+            ids = [self.tokenizer.convert_tokens_to_ids(s) for s in stop]
+            if kw.get('do_sample') or kw.get('temperature') or None in ids or self.tokenizer.unk_token_id in ids: return super()._model_generate(context, max_length, stop, **kw)
+            pad = self.tokenizer.pad_token_id or 0          # (left padding: the pads lead each row)
+            out, _ = decoder_for(self.model).sample(context, ((context != pad).cumsum(1) > 0).long(), max_length - context.shape[1], 0.0, 1.0, ids, pad)
+            return torch.cat([context, out], 1)
         def _loglikelihood_tokens(self, requests, disable_tqdm=False, override_bs=None):
             # lm-eval projects every position of every request onto the whole vocabulary and takes its log-softmax, then
             # reads the few positions of the continuation: with Llama 3's 128,256 tokens on a small model that is most of

@@ -1,6 +1,6 @@
 """GRPO on a real model, on a CPU: the mean held-out reward of SmolLM2-135M-Instruct (`model: smollm2`) on the bundled
 Azerbaijani word problems (the first --eval-rows of data_samples/az_math/valid.jsonl, greedy completions) before and after a
-short GRPO run of configs/grpo_tiny.yml's recipe, one seed per process. The GRPO runs start from a short LoRA SFT on the
+short GRPO run of configs/grpo_tiny.yml's recipe (beta 0 by default here: no reference pass, as TRL's default), one seed per process. The GRPO runs start from a short LoRA SFT on the
 training problems with worked answers that end in the answer line (data_samples/az_math/sft_train.jsonl), so the model
 writes the line the format and numeric rewards read; without it SmolLM2 never writes it and those rewards stay 0.
 
@@ -8,6 +8,8 @@ writes the line the format and numeric rewards read; without it SmolLM2 never wr
     python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 0 --out /tmp/grpo-s0.json  # a seed (seeds side by side as processes)
     python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 1 --out /tmp/grpo-s1.json
     python benchmarks/grpo_cpu.py merge --sft /tmp/grpo-sft /tmp/grpo-s0.json /tmp/grpo-s1.json  # -> benchmarks/results/grpo_cpu.json
+
+With --lr 1e-4 on the runs, `merge --result benchmarks/results/grpo_cpu_lr1e-4.json` keeps the gentler setting's seeds apart.
 
 "Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the SFT model itself),
 "after" the same validation at the end, so both are scored by one function on the same prompts.
@@ -78,13 +80,13 @@ def merge(files:list[str], sft_dir:str|None=None) -> dict:
         se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float('nan')
         rows.append(dict(reward=k[len('val_'):], before=statistics.mean(b), after=statistics.mean([r['after'][k] for r in runs]),
                          change=statistics.mean(d), se=se, per_seed_change=d,
-                         verdict='beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
+                         verdict='no change' if abs(statistics.mean(d)) < 1e-3 else 'beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
     pre = f"{sft_info['command']}; " if sft_info else ''
     return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {pre}{'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
-                note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average {min(r['load_average_at_start'] for r in runs):.1f} "
-                      f"to {max(r['load_average_at_end'] for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
+                note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average from {min(min(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f} "
+                      f"to {max(max(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
                       f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds; "
-                      f"'beyond noise' when the mean change exceeds twice it."
+                      f"'beyond noise' when the mean change exceeds twice it ('no change' below 0.001)."
                       + (f" GRPO starts from a LoRA SFT of the base on the worked training problems ({sft_info['config']['max_steps']} steps, "
                          f"{sft_info['seconds']} s)." if sft_info else " GRPO starts from the base model itself (no SFT).")),
                 sft=sft_info, seeds=[r['seed'] for r in runs], seconds=[round(r['seconds']) for r in runs], rows=rows, runs=runs)
@@ -96,16 +98,17 @@ if __name__ == '__main__':
     p = sub.add_parser('run')
     p.add_argument('--seed', type=int, default=0); p.add_argument('--out', required=True)
     p.add_argument('--model', default='smollm2'); p.add_argument('--steps', type=int, default=6)
-    p.add_argument('--lr', type=float, default=2e-4); p.add_argument('--prompts', type=int, default=2)
-    p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=32)
-    p.add_argument('--eval-rows', type=int, default=16); p.add_argument('--beta', type=float, default=0.04)
+    p.add_argument('--lr', type=float, default=5e-4); p.add_argument('--prompts', type=int, default=2)
+    p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=36)
+    p.add_argument('--eval-rows', type=int, default=35); p.add_argument('--beta', type=float, default=0.0)
     f = sub.add_parser('sft')
     f.add_argument('--out', required=True); f.add_argument('--model', default='smollm2'); f.add_argument('--steps', type=int, default=16)
     f.add_argument('--lr', type=float, default=5e-4); f.add_argument('--micro-batch', type=int, default=4); f.add_argument('--seq-len', type=int, default=256)
     m = sub.add_parser('merge'); m.add_argument('files', nargs='+'); m.add_argument('--sft', default=None)
+    m.add_argument('--result', default=str(RESULT), help='where the merged results go')
     a = ap.parse_args()
     if a.cmd == 'run': Path(a.out).write_text(json.dumps(run(a), indent=1, ensure_ascii=False))
     elif a.cmd == 'sft': print(json.dumps(sft(a)))
     else:
-        RESULT.write_text(json.dumps(merge(a.files, a.sft), indent=1, ensure_ascii=False) + '\n')
-        print(f"wrote {RESULT}")
+        Path(a.result).write_text(json.dumps(merge(a.files, a.sft), indent=1, ensure_ascii=False) + '\n')
+        print(f"wrote {a.result}")

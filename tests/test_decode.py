@@ -99,3 +99,24 @@ def test_a_failing_compiled_step_falls_back_to_eager(tok):
     with pytest.warns(UserWarning, match='decoding eagerly'):
         got = d.sample(*_left_pad(tok, prompts), 6, 0.0, 1.0, [-5], tok.pad_token_id)
     same(got, want)
+
+
+def test_the_harness_generates_through_the_static_decoder_with_the_same_answers(tok):
+    "lm-eval's greedy generation (the az_sft_gen task's path) runs through azllm's sampler and gives generate's tokens; a stop string of several tokens keeps lm-eval's own path."
+    from lm_eval.models.huggingface import HFLM
+    from azllm.harness import harness_lm
+    model = load_model('preset:llama-tiny', tok, seed=0).eval()
+    lm = harness_lm(model, tok, batch_size=3)
+    ctx, _ = lm.tok_batch_encode([tok.decode(p) for p in prompt_ids(tok)])
+    stops = ['<|eot_id|>', '<|end_of_text|>']
+    ours = lm._model_generate(ctx, ctx.shape[1] + 12, stops, do_sample=False)
+    theirs = HFLM._model_generate(lm, ctx, ctx.shape[1] + 12, stops, do_sample=False)
+    assert torch.equal(ours[:, :ctx.shape[1]], ctx) and len(decoder_for(model).caches) == 1      # it went through the decoder
+    stop = torch.tensor([tok.convert_tokens_to_ids(s) for s in stops])
+    for a, b in zip(ours[:, ctx.shape[1]:], theirs[:, ctx.shape[1]:]):      # each row up to its first stop (after it lm-eval cuts the text)
+        hit = torch.isin(b, stop).nonzero()
+        n = int(hit[0]) + 1 if len(hit) else len(b)
+        assert torch.equal(a[:n], b[:n])
+    lm2 = harness_lm(load_model('preset:llama-tiny', tok, seed=0).eval(), tok, batch_size=3)
+    lm2._model_generate(ctx, ctx.shape[1] + 4, ['\n\nUser:'], do_sample=False)   # several tokens: lm-eval's own path
+    assert decoder_for(lm2.model).caches == {}

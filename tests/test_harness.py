@@ -114,7 +114,7 @@ def test_every_prompt_starts_with_one_bos(tiny, which):
         ids, mask = kw.get('input_ids', args[0] if args else None), kw.get('attention_mask')
         if ids is None or ids.shape[1] < 2 or kw.get('past_key_values') is not None and kw['past_key_values'].get_seq_length(): return
         for r in range(ids.shape[0]):
-            row = ids[r][mask[r].bool()] if mask is not None else ids[r]
+            row = ids[r][mask[r, :ids.shape[1]].bool()] if mask is not None else ids[r]   # (a static cache's mask spans the whole cache)
             seen.append(row[:2].tolist())
     h = model.register_forward_pre_hook(record, with_kwargs=True)
     try: harness_results(model, tok, ['az_grammar', 'az_reading', 'az_text_bpb', 'az_sft_gen'], limit=2, offline=True)
