@@ -12,7 +12,6 @@ from pydantic import Field
 from .core import AzllmError, Config
 from .tokenizer import load_tokenizer, resolve_tokenizer, has_tokenizer, EOT
 from .chats import check_chat_tokenizer, end_of_turn
-from .decode import decoder_for
 
 # %% auto #0
 __all__ = ['SAMPLING', 'SMALL_MODEL', 'RENDER_SECONDS', 'RENDER_MEMORY', 'TEMPERATURES', 'GGUF_CONTEXT', 'Sampling',
@@ -177,6 +176,7 @@ def sample_ids(model, tok, # a causal LM and its tokenizer
     was = model.training
     model.eval()                        # dropout (LoRA's included) off: greedy decoding is then deterministic
     try:
+        from azllm.decode import decoder_for   # (torch: imported when sampling starts, so a command that fails on its input first never loads it)
         with decode_threads(model): return decoder_for(model).sample(ids, am, max_new_tokens, temperature, top_p, stop, pad, streamer)
     finally: model.train(was)
 
