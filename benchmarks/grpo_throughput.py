@@ -33,15 +33,7 @@ TINY = dict(preset='llama-tiny', prompts=4, max_new_tokens=8, steps=2, skip=0, m
 LORA = dict(r=16, lora_alpha=32, lora_dropout=0.0, target_modules=['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'])
 
 
-def make_model(model_dir:Path, preset:str):
-    "The model every row uses: a preset's shape, random init (seed 0), the Llama 3 tokenizer, saved once."
-    if (model_dir/'config.json').exists(): return
-    from azllm.tokenizer import load_tokenizer
-    from azllm.model import load_model
-    tok = load_tokenizer()
-    m = load_model(f'preset:{preset}', tok, seed=0)
-    tmp = model_dir.with_name(model_dir.name + '.tmp'); shutil.rmtree(tmp, ignore_errors=True)
-    m.save_pretrained(tmp); tok.save_pretrained(tmp); os.replace(tmp, model_dir)
+from dpo_throughput import make_model   # the same model as the DPO benchmark's: a preset's shape, random init (seed 0), the Llama 3 tokenizer, saved once
 
 
 def prompt_rows(n:int) -> list[dict]:
