@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 PROMPTS, CFG = ROOT/'data_samples/az_math/train.jsonl', ROOT/'configs/grpo_llama-3.2-1b.yml'
 ROWS = 'gen_hf,gen_engine,grpo_azllm,grpo_trl,gen_engine_eager,grpo_trl_static'
 DEFAULT_ROWS = 'gen_hf,gen_engine,grpo_azllm,grpo_trl,gen_engine_eager'   # grpo_trl_static on request (it compiles: minutes)
-FULL = dict(preset='llama-3.2-1b', prompts=64, max_new_tokens=256, steps=6, skip=2, micro_batch=8, generations=8, gen_repeats=2)
+FULL = dict(preset='llama-3.2-1b', prompts=64, max_new_tokens=256, steps=6, skip=2, micro_batch=4, generations=8, gen_repeats=2)
 TINY = dict(preset='llama-tiny', prompts=4, max_new_tokens=8, steps=2, skip=0, micro_batch=2, generations=2, gen_repeats=1)
 LORA = dict(r=16, lora_alpha=32, lora_dropout=0.0, target_modules=['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'])
 
