@@ -33,9 +33,6 @@ TINY = dict(preset='llama-tiny', prompts=4, max_new_tokens=8, steps=2, skip=0, m
 LORA = dict(r=16, lora_alpha=32, lora_dropout=0.0, target_modules=['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'])
 
 
-from dpo_throughput import make_model   # the same model as the DPO benchmark's: a preset's shape, random init (seed 0), the Llama 3 tokenizer, saved once
-
-
 def prompt_rows(n:int) -> list[dict]:
     return [json.loads(l) for l in PROMPTS.read_text(encoding='utf-8').splitlines()[:n]]
 
@@ -214,6 +211,7 @@ def main():
     a.model_dir = a.model_dir or str(Path(a.work)/f'model-{a.preset}')
     if a.row:                                                   # child process: one row, JSON on the last line
         print(json.dumps(row_gen(a.row, a) if a.row.startswith('gen_') else row_trl(a.row, a))); return
+    from benchmarks.dpo_throughput import make_model   # the DPO benchmark's model: a preset's shape, random init (seed 0), the Llama 3 tokenizer, saved once
     make_model(Path(a.model_dir), a.preset)
     import torch, transformers, peft
     old = json.loads(Path(a.out).read_text()) if Path(a.out).exists() else {}
