@@ -35,7 +35,7 @@ echo "== 2/5 notebooks in a Jupyter kernel"
 python tools/run_notebooks.py --jobs "${NOTEBOOK_JOBS:-2}"
 
 echo "== 3/5 nbdev-test where it skips cells"
-skips=$(python tools/run_notebooks.py --nbdev-skips | sed 's/\./\\./g' | paste -sd'|')   # names as a regex: 39_harness\.ipynb|...
+skips=$(python tools/run_notebooks.py --nbdev-skips | sed 's/\./\\./g' | paste -sd'|')   # names as a regex: 42_harness\.ipynb|...
 if [ -n "$skips" ]; then nbdev-test --n-workers "${NBDEV_WORKERS:-2}" --timing --file-re "^($skips)$"; fi
 
 echo "== 4/5 home page re-executed, offline docs"

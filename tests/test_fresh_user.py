@@ -84,7 +84,7 @@ def test_notebooks_launch_into_temporary_directories():
             for line in s.splitlines():
                 if c['cell_type'] == 'code' and line.lstrip().startswith('!') and re.search(r'azllm (train|quickstart)', line):
                     assert 'output_dir={scratch}' in line or '--out {scratch}' in line, (nb.name, line)
-    cells = [''.join(c['source']) for c in json.loads((ROOT/'nbs'/'71_sagemaker.ipynb').read_text())['cells']]
+    cells = [''.join(c['source']) for c in json.loads((ROOT/'nbs'/'62_sagemaker.ipynb').read_text())['cells']]
     assert any(s.startswith('root = scratch_project()') for s in cells)              # plans are made in a scratch copy
     assert not any("root = Path(__import__('azllm').__file__)" in s for s in cells)
 

@@ -1,4 +1,4 @@
-"""Every test that the page "What azllm guarantees" (nbs/05_guarantees.ipynb) names exists: a promise without its test is a bug."""
+"""Every test that the page "What azllm guarantees" (nbs/10_guarantees.ipynb) names exists: a promise without its test is a bug."""
 import json, re
 import pytest
 from conftest import ROOT
@@ -8,7 +8,7 @@ PENDING = set()   # every test the page names exists
 
 def named_tests() -> set[str]:
     "`file.py::test_name` pairs named on the page; a bare `::test_name` belongs to the file named last before it."
-    text = '\n'.join(''.join(c['source']) for c in json.loads((ROOT/'nbs'/'05_guarantees.ipynb').read_text())['cells'])
+    text = '\n'.join(''.join(c['source']) for c in json.loads((ROOT/'nbs'/'10_guarantees.ipynb').read_text())['cells'])
     out, current = set(), None
     for m in re.finditer(r'(?:tests/)?(test_\w+\.py)?::(test_\w+)|tests/(test_\w+\.py)', text):
         if m[3]: current = m[3]; continue

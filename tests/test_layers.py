@@ -46,6 +46,21 @@ def test_every_module_has_a_notebook():
     assert len(numbers) == len(set(numbers)), "two modules share a notebook number"
 
 
+def test_the_sidebar_is_the_import_order():
+    """The docs are read in file order: nbs/sidebar.yml lists the numbered notebooks by their numbers, so with the test
+    below a reader meets every name in the chapter that defines it or earlier."""
+    import yaml
+    listed = []
+    def walk(items):
+        for it in items:
+            if isinstance(it, str): listed.append(it)
+            else: walk(it.get('contents', []))
+    walk(yaml.safe_load((NBS/'sidebar.yml').read_text(encoding='utf-8'))['website']['sidebar']['contents'])
+    numbered = [n for n in listed if re.match(r'\d\d_', n)]
+    assert numbered == sorted(numbered), f"nbs/sidebar.yml is out of file order: {[n for n, s in zip(numbered, sorted(numbered)) if n != s]}"
+    assert numbered == sorted(p.name for p in NBS.glob('[0-9][0-9]_*.ipynb')), 'nbs/sidebar.yml and the numbered notebooks differ'
+
+
 @pytest.mark.parametrize('module', MODULES)
 def test_imports_point_down(module):
     "A module imports only modules of lower-numbered notebooks, and no `_private` name of another module."

@@ -8,8 +8,8 @@ sys.path.insert(0, str(ROOT/'tools'))
 from rhythm import rhythm
 
 # Notebooks that read as tutorials: add one here once `python tools/rhythm.py nbs/NAME.ipynb` reaches the floor.
-TUTORIALS = ['03_runtime', '19_long_context', '04_checkpoint', '06_commands', '18_parallel', '24_memory', '25_engine', '26_sizing', '29_trainer', '30_logps', '31_cpt', '32_sft', '33_objectives', '35_dpo', '36_rewards', '37_grpo', '47_profile', '50_pipeline',
-             '70_launch', '80_cli']
+TUTORIALS = ['06_runtime', '21_long_context', '08_checkpoint', '11_commands', '20_parallel', '26_memory', '27_engine', '28_sizing', '30_trainer', '29_logps', '32_cpt', '35_sft', '36_objectives', '37_dpo', '38_rewards', '39_grpo', '60_profile', '52_pipeline',
+             '61_launch', '70_cli']
 FLOOR = 0.75
 
 @pytest.mark.parametrize('name', TUTORIALS)

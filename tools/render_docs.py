@@ -40,7 +40,7 @@ _CELL_KEYS = dict(code={'cell_type', 'execution_count', 'id', 'metadata', 'outpu
 
 
 def page_name(notebook:str) -> str:
-    "The page a notebook renders to: `10_tokenizer.ipynb` -> `tokenizer` (nbdev drops the number)."
+    "The page a notebook renders to: `16_tokenizer.ipynb` -> `tokenizer` (nbdev drops the number)."
     return re.sub(r'^\d+_', '', Path(notebook).stem)
 
 

@@ -1,7 +1,7 @@
 """Notebook rhythm: the share of exported definitions followed directly by a cell that shows or checks them.
 
     python tools/rhythm.py                 # every notebook in nbs/, worst first
-    python tools/rhythm.py nbs/31_cpt.ipynb --list   # and the definitions that no cell right below uses
+    python tools/rhythm.py nbs/32_cpt.ipynb --list   # and the definitions that no cell right below uses
 
 A definition counts (a top-level `def` or `class` in an `#| export` cell, names starting with `_` left out) when the next
 code cells below its export cell, up to the next export cell (markdown between is fine), mention its name.

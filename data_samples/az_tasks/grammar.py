@@ -914,7 +914,7 @@ frame('numeral_singular', 'num_det_villages', lambda d, k, c, pr: (f'{cap(d)} {l
       DETS_L, NUMS_S, ['kənd', 'məhəllə', 'küçə', 'rayon', 'bina'], ['su yoxdur', 'yeni məktəb var', 'yollar dardır', 'işıq tez-tez sönür'])
 
 # ================================================================================================ task set v4: more frames still
-# The power arithmetic of 40_eval asked for about twice v3's frames (a +5-point gain detected with 80% power needs ~4,900
+# The power arithmetic of 43_eval asked for about twice v3's frames (a +5-point gain detected with 80% power needs ~4,900
 # pairs at the design effect the families give). Each frame below is again its own verb or lexicon; where a phenomenon's
 # right form is the longer one in some frames, others of the same phenomenon have it the shorter one (the builder balances
 # length and token counts within a phenomenon by its choice of pairs, which it cannot do if every frame leans one way).
