@@ -79,9 +79,11 @@ def row_gen(row:str, a) -> dict:
                 compiled=row == 'gen_engine' and cuda)
 
 
-def rewards_of_config() -> dict:
+def rewards_of(a) -> dict:
+    "The rewards both GRPO rows use: the shipped config's, or --rewards NAME=WEIGHT,... (the same for both rows)."
     import yaml
-    return yaml.safe_load(CFG.read_text())['rewards']
+    if not a.rewards: return yaml.safe_load(CFG.read_text())['rewards']
+    return {k: float(v) for k, v in (x.split('=') for x in a.rewards.split(','))}
 
 
 def row_azllm(a) -> dict:
@@ -92,7 +94,7 @@ def row_azllm(a) -> dict:
     shutil.rmtree(out, ignore_errors=True)
     over = dict(output_dir=str(out), model=str(a.model_dir), tokenizer=None, valid_data=None, max_steps=a.steps, warmup_steps=2, log_every=1,
                 save_every=10 * a.steps, eval_every=0, tensorboard=False, epochs=None, micro_batch=a.micro_batch, num_generations=a.generations,
-                max_new_tokens=a.max_new_tokens, seq_len=max(512, a.max_new_tokens + 256), grad_accum=1)
+                max_new_tokens=a.max_new_tokens, seq_len=max(512, a.max_new_tokens + 256), grad_accum=1, rewards=rewards_of(a))
     cfg = {**yaml.safe_load(CFG.read_text()), **over}
     run_cfg = Path(a.work)/'bench-grpo_azllm.yml'; run_cfg.write_text(yaml.safe_dump(cfg))
     t0 = time.time()
@@ -121,7 +123,7 @@ def row_trl(row:str, a) -> dict:
     cuda = torch.cuda.is_available()
     tok = AutoTokenizer.from_pretrained(a.model_dir)
     model = AutoModelForCausalLM.from_pretrained(a.model_dir, dtype=torch.float32, attn_implementation='sdpa')
-    score = combined_reward(cfg['rewards'], lo=cfg['length_band'][0], hi=cfg['length_band'][1])
+    score = combined_reward(rewards_of(a), lo=cfg['length_band'][0], hi=cfg['length_band'][1])
     def reward(completions, answer, **kw):                     # azllm's rewards on the completion texts
         texts = [c[-1]['content'] if isinstance(c, list) else c for c in completions]
         return score(texts, answer=answer)[0]
@@ -203,6 +205,8 @@ def main():
     ap.add_argument('--timeout', type=int, default=200, help='seconds one row may take')
     for k, v in FULL.items():
         if k != 'preset': ap.add_argument('--' + k.replace('_', '-'), type=int, default=None, help=f'default {v} (tiny: {TINY[k]})')
+    ap.add_argument('--rewards', default=None, help="NAME=WEIGHT,... for both GRPO rows (default: the shipped config's), e.g. "
+                    "numeric_match=1,answer_format=0.2 where the language identifier (lingua-language-detector) is not installed")
     ap.add_argument('--row', help=argparse.SUPPRESS)
     a = ap.parse_args()
     for k, v in (TINY if a.tiny else FULL).items():
@@ -218,7 +222,7 @@ def main():
     res = dict(command='python benchmarks/grpo_throughput.py ' + ' '.join(sys.argv[1:]), tiny=a.tiny,
                machine=torch.cuda.get_device_name() if torch.cuda.is_available() else f'CPU ({os.cpu_count()} cores)',
                versions={m.__name__: m.__version__ for m in (torch, transformers, peft)}, model=a.preset,
-               settings={k: getattr(a, k) for k in FULL}, rows=dict(old.get('rows', {})))
+               settings={k: getattr(a, k) for k in FULL}, rewards=rewards_of(a), rows=dict(old.get('rows', {})))
     try: res['versions']['trl'] = __import__('trl').__version__
     except ImportError: pass
     start = time.time()
@@ -232,6 +236,7 @@ def main():
             else:
                 argv = [sys.executable, __file__, '--row', row, '--out', a.out, '--work', a.work, '--model-dir', a.model_dir] + (['--tiny'] if a.tiny else [])
                 argv += [x for k in FULL if k != 'preset' for x in ('--' + k.replace('_', '-'), str(getattr(a, k)))]
+                argv += ['--rewards', a.rewards] if a.rewards else []
                 p = subprocess.run(argv, capture_output=True, text=True, timeout=a.row_timeout)
                 r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400], stderr_tail=p.stderr[-3000:])
         except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.row_timeout} s')
