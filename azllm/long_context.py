@@ -13,7 +13,7 @@ from torch.utils.checkpoint import checkpoint
 from .core import AzllmError
 
 # %% auto #0
-__all__ = ['ROPE_TYPES', 'ROPE_KEYS', 'TiledMLP', 'decoder_layers', 'tile_mlp', 'tiled_cross_entropy', 'tile_loss',
+__all__ = ['ROPE_TYPES', 'ROPE_KEYS', 'TiledMLP', 'decoder_layers', 'tile_mlp', 'tiled_cross_entropy', 'tile_loss', 'HostStash',
            'offload_layers', 'check_rope_scaling', 'scale_rope']
 
 # %% ../nbs/21_long_context.ipynb #604f9e32
@@ -103,23 +103,61 @@ def tile_loss(base, # a `transformers` causal LM with `.model` (backbone) and `.
     base.forward, base.azllm_tiled_loss = forward, True
     return True
 
+# %% ../nbs/21_long_context.ipynb #a7c0ffee
+class HostStash:
+    """Saved tensors in pinned host memory, copied out on a side CUDA stream while the forward goes on, and each one
+    copied back one layer ahead of the backward that needs it (what `save_on_cpu` does, with both copies overlapped)."""
+    small = 1 << 16                                  # tensors of fewer elements (position ids, ...) stay where they are
+    def __init__(self): self.stream, self.last = None, None
+
+    def pack(self, t:torch.Tensor):
+        if not t.is_cuda or t.numel() < self.small: return t
+        self.stream = self.stream or torch.cuda.Stream(t.device)
+        host = torch.empty(t.shape, dtype=t.dtype, pin_memory=True) if t.is_contiguous() else torch.empty_like(t, device='cpu', pin_memory=True)
+        self.stream.wait_stream(torch.cuda.current_stream(t.device))      # t is written
+        with torch.cuda.stream(self.stream): host.copy_(t, non_blocking=True)
+        t.record_stream(self.stream)                                        # its memory is not reused before the copy ends
+        prev = self.last if self.last is not None and self.last['host'] is not None else None   # not one of a finished backward
+        item = dict(host=host, device=t.device, back=None, ready=None, prev=prev)
+        self.last = item
+        return item
+
+    def fetch(self, item:dict):
+        "Start copying `item` back to its GPU on the side stream (after its copy out, which that stream ran first)."
+        if item['back'] is not None or item['host'] is None: return
+        with torch.cuda.stream(self.stream):
+            item['back'] = item['host'].to(item['device'], non_blocking=True)
+            item['ready'] = torch.cuda.Event(); item['ready'].record(self.stream)
+
+    def unpack(self, item):
+        if not isinstance(item, dict) or item['host'] is None: return item['back'] if isinstance(item, dict) else item
+        self.fetch(item)
+        now = torch.cuda.current_stream(item['device'])
+        now.wait_event(item['ready'])
+        t = item['back']; t.record_stream(now)
+        if item['prev'] is not None: self.fetch(item['prev'])           # the layer below is next in the backward
+        item.update(host=None, prev=None)                  # the host copy goes now; `back` goes when autograd drops the item
+        if self.last is item: self.last = None
+        return t
+
 # %% ../nbs/21_long_context.ipynb #5716c006
 @torch.compiler.disable
-def _offloaded(fn, pin:bool, *args, **kw):
+def _offloaded(fn, stash, *args, **kw):
     if not torch.is_grad_enabled(): return fn(*args, **kw)
     # as transformers' own checkpointing does: no KV cache, whose recomputation would append the keys a second time
     kw.update({k: None for k in ('cache', 'past_key_values', 'past_key_value') if k in kw}, **({'use_cache': False} if 'use_cache' in kw else {}))
-    with torch.autograd.graph.save_on_cpu(pin_memory=pin):
-        return checkpoint(functools.partial(fn, **kw), *args, use_reentrant=True)
+    hooks = (torch.autograd.graph.saved_tensors_hooks(stash.pack, stash.unpack) if stash is not None
+             else torch.autograd.graph.save_on_cpu(pin_memory=False))
+    with hooks: return checkpoint(functools.partial(fn, **kw), *args, use_reentrant=True)
 
 def offload_layers(base, # a `transformers` causal LM
                    pin:bool=True, # pinned host memory (needs CUDA)
                   ) -> int:
-    "Checkpoint every decoder layer with its saved input in host memory; return the number of layers wrapped."
-    n = 0
+    "Checkpoint every decoder layer with its saved input in host memory (pinned, copies overlapped: `HostStash`); return the number of layers wrapped."
+    n, stash = 0, HostStash() if pin else None
     for layer in decoder_layers(base):
         if getattr(layer, 'azllm_offloaded', False): continue
-        layer.forward, layer.azllm_offloaded = functools.partial(_offloaded, layer.forward, pin), True
+        layer.forward, layer.azllm_offloaded = functools.partial(_offloaded, layer.forward, stash), True
         n += 1
     return n
 
