@@ -6,7 +6,7 @@ Docs: https://azllm.github.io/azllm/engine.html.md"""
 
 # %% ../nbs/27_engine.ipynb #8c432076
 from __future__ import annotations
-import contextlib, math, os, queue, threading
+import contextlib, math, queue, threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, ClassVar, Literal, Optional, Union
@@ -14,6 +14,7 @@ import torch
 from pydantic import Field, ValidationError, field_validator, model_validator
 from .core import AzllmError, Config, expand_path, MAX_COUNT, PRECISIONS, STRATEGIES
 from .weights import gguf_model_dir
+from .resolve import resolve_strategy
 from .runtime import Runtime, use_bf16, to_float8, autocast, state_bytes
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
@@ -25,9 +26,9 @@ from .parallel import parallel_degrees, check_sp_model, use_ulysses, sp_group, s
 
 
 # %% auto #0
-__all__ = ['RENAMED', 'REMOVED', 'Beta', 'TrainConfig', 'resolve_strategy', 'Plan', 'resolve_plan', 'inner_model',
-           'full_state_dict', 'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'eval_split',
-           'lm_loss', 'train_step', 'step_batches', 'Prefetcher']
+__all__ = ['RENAMED', 'REMOVED', 'Beta', 'TrainConfig', 'Plan', 'resolve_plan', 'inner_model', 'full_state_dict',
+           'set_up_training', 'wrap_model', 'make_optimizer', 'Engine', 'build_engine', 'eval_split', 'lm_loss',
+           'train_step', 'step_batches', 'Prefetcher']
 
 # %% ../nbs/27_engine.ipynb #9af57246
 RENAMED = {'batch_size': 'micro_batch', 'max_length': 'seq_len', 'warmup': 'warmup_steps', 'bf16': 'precision',
@@ -143,12 +144,6 @@ class TrainConfig(Config):
 
 
 # %% ../nbs/27_engine.ipynb #eb16d594
-def resolve_strategy(strategy:str, rt:Runtime) -> str:
-    "The parallelism a run uses: none (1 process), ddp or fsdp2."
-    if rt.world == 1: return 'none'
-    if strategy != 'auto': return strategy
-    return 'fsdp2' if os.environ.get('ACCELERATE_USE_FSDP', '').lower() in ('1', 'true') else 'ddp'
-
 @dataclass(frozen=True)
 class Plan:
     "What a run decided once from its config and its process; every later step reads it here and derives none of it again."
@@ -179,7 +174,8 @@ def resolve_plan(cfg:TrainConfig, # precision, fp8_recipe, strategy, micro_batch
     "The run's plan: precision (a precision this device cannot run fails here), strategy and parallel degrees resolved; memory and batch are sizing's to fill."
     dp, sp = parallel_degrees(cfg.sequence_parallel, rt.world)
     return Plan(device=str(rt.device), cuda=rt.cuda, world=rt.world, precision=cfg.precision, bf16=use_bf16(cfg.precision, rt.cuda),
-                fp8=cfg.precision == 'fp8', fp8_recipe=cfg.fp8_recipe, strategy=resolve_strategy(cfg.strategy, rt),
+                fp8=cfg.precision == 'fp8', fp8_recipe=cfg.fp8_recipe,
+                strategy='none' if rt.world == 1 else resolve_strategy(cfg.strategy),        # one process has nothing to split
                 micro_batch=None if cfg.micro_batch == 'auto' else cfg.micro_batch, rank=rt.rank, dp=dp, sp=sp)
 
 
@@ -236,9 +232,10 @@ def wrap_model(model, strategy:str, rt:Runtime, bf16:bool):
     model.to(rt.device)
     if strategy == 'ddp':
         from torch.nn.parallel import DistributedDataParallel as DDP
-        # float8 frozen weights are buffers: equal on every rank, and too large to broadcast at every forward
-        frozen8 = any(hasattr(m, 'fp8_weight') for m in model.modules())
-        return DDP(model, device_ids=[rt.local_rank] if rt.cuda else None, broadcast_buffers=not frozen8)
+        # float8 frozen weights are buffers: equal on every rank, and too large to broadcast at every forward (the flag is
+        # passed only then: torch 2.13 deprecates it with a warning, and its default broadcasts)
+        frozen8 = {'broadcast_buffers': False} if any(hasattr(m, 'fp8_weight') for m in model.modules()) else {}
+        return DDP(model, device_ids=[rt.local_rank] if rt.cuda else None, **frozen8)
     if strategy == 'fsdp2':
         from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32) if bf16 else MixedPrecisionPolicy()

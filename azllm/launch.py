@@ -12,6 +12,7 @@ from typing import Literal, Optional
 import yaml
 from pydantic import Field
 from .core import AzllmError, Config
+from .resolve import resolve_strategy
 
 # %% auto #0
 __all__ = ['LAUNCHED', 'LAUNCHERS', 'SINGLE_PROCESS_STAGES', 'LAUNCH', 'launched', 'visible_gpus', 'LaunchSettings',
@@ -79,7 +80,7 @@ def launch_strategy(cfgs:list, # validated run configs, in order
         if getattr(c, 'sequence_parallel', 1) > 1:       # the run's degrees, checked before any process starts
             from azllm.parallel import parallel_degrees
             parallel_degrees(c.sequence_parallel, nproc)
-    found = {({'auto': 'ddp'}).get(getattr(c, 'strategy', 'auto'), getattr(c, 'strategy', 'auto')) for c in cfgs}
+    found = {resolve_strategy(c.strategy) for c in cfgs}       # auto as the processes will read it: the accelerate config is written from it
     if 'none' in found: raise AzllmError(f"strategy: none trains one process, but {nproc} were asked for; set strategy to ddp, fsdp2 or auto")
     if len(found) > 1: raise AzllmError(f"these configs use different strategies ({', '.join(sorted(found))}); launch them one at a time")
     return found.pop()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
 from .core import AzllmError, Config, loads_json, PRECISIONS, STRATEGIES
+from .resolve import resolve_precision, resolve_strategy
 
 # %% auto #0
 __all__ = ['GIB', 'SETUPS', 'WEIGHTS', 'OPTIMIZER_STATES', 'RENAMED_VALUES', 'ATTENTION', 'TILE_TOKENS', 'TILE_FROM',
@@ -47,7 +48,7 @@ def setup_bytes(precision:str='bf16', # a run config's precision (auto and fp8: 
                ) -> dict:
     "Bytes per element of weights, gradients, master copy, optimizer state, activations and residual stream."
     p, w = _lookup('precision', precision, PRECISIONS), _lookup('weights', weights, WEIGHTS)
-    p = 'fp32' if p == 'fp32' else 'bf16'
+    p = resolve_precision(p, cuda=True)                      # what the run computes in, as on a GPU
     if (p, w) not in SETUPS: raise AzllmError(f"weights {w} need precision bf16 (fp32 computes over fp32 weights)")
     return SETUPS[p, w]
 
@@ -234,7 +235,7 @@ def estimate_memory(params:int|None=None, # parameters (None: counted from the s
                     offload_activations:bool=ESTIMATE.offload_activations, # the layers' checkpointed inputs in host memory
                    ) -> dict:
     "Bytes per GPU of weights, gradients, optimizer state, activations and working buffers of one training step."
-    sharded = _lookup('strategy', strategy, STRATEGIES) == 'fsdp2'
+    sharded = resolve_strategy(_lookup('strategy', strategy, STRATEGIES), fsdp=False) == 'fsdp2'   # auto: as azllm launches it
     if gpus < 1: raise AzllmError(f"gpus must be at least 1 (got {gpus})")
     shape = _shape_or_none(micro_batch, seq_len, layers, hidden, vocab, intermediate=intermediate, heads=heads, kv_heads=kv_heads, tied=tied)
     if params is None:

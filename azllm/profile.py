@@ -6,9 +6,10 @@ Docs: https://azllm.github.io/azllm/profile.html.md"""
 
 # %% ../nbs/60_profile.ipynb #f206e0a9
 from __future__ import annotations
-import argparse, contextlib, gc, json, os, socket, subprocess, sys, tempfile
+import argparse, gc, json, os, socket, subprocess, sys, tempfile
 from pathlib import Path
 from .core import AzllmError, write_json
+from .resolve import resolve_precision
 
 # %% auto #0
 __all__ = ['measure_model_state', 'run_measurement', 'make_train_step', 'cuda_peak_memory', 'snapshot_timeline']
@@ -50,12 +51,10 @@ def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp2' (FSDP2 `fully_sha
         from azllm.runtime import Runtime
         from azllm.engine import Engine, wrap_model, train_step
         rt = Runtime(world=world, rank=rank)
-        model = wrap_model(model, 'ddp' if strategy == 'ddp' else 'fsdp2', rt, bf16=False) if world > 1 or strategy == 'fsdp2' else model
-        if world == 1 and strategy == 'ddp':
-            from torch.nn.parallel import DistributedDataParallel
-            model = DistributedDataParallel(model)
+        # the strategy as named, on one process too (where a run would use none): what it holds is the question; no autocast
+        model = wrap_model(model, strategy, rt, bf16=False)
         opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
-        eng = Engine(model, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0), rt, 'ddp' if strategy == 'ddp' else 'fsdp2', grad_clip=0)
+        eng = Engine(model, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0), rt, strategy, grad_clip=0)
         gathered = {}
         if strategy == 'fsdp2':   # what FSDP keeps unsharded once the forward pass is over (the root group: the tied embedding)
             def after_forward(m, inputs, output):
@@ -126,16 +125,17 @@ def make_train_step(model, # a causal LM, on the device to measure
                     optimizer, # its optimizer
                     micro_batch:int, # sequences per step
                     seq_len:int, # tokens per sequence
-                    autocast_dtype:str|None='bfloat16', # autocast dtype (None: no autocast)
+                    precision:str='bf16', # a run config's precision, resolved for the model's device (bf16: autocast, fp32: none)
                     clip:float|None=1.0, # gradient-norm clipping (None: none)
                    ):
     "A function that runs one training step on a fixed random batch and returns the loss."
     import torch
+    from azllm.runtime import autocast
     dev = next(model.parameters()).device
+    bf16 = resolve_precision(precision, dev.type == 'cuda') == 'bf16'
     ids = torch.randint(0, model.config.vocab_size, (micro_batch, seq_len), device=dev)
     def step():
-        amp = torch.autocast(dev.type, dtype=getattr(torch, autocast_dtype)) if autocast_dtype else contextlib.nullcontext()
-        with amp: loss = model(input_ids=ids, labels=ids).loss
+        with autocast(bf16, dev.type): loss = model(input_ids=ids, labels=ids).loss
         loss.backward()
         if clip: torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
         optimizer.step(); optimizer.zero_grad(set_to_none=True)

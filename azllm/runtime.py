@@ -13,7 +13,8 @@ import numpy as np
 import torch
 import torch.distributed as dist
 from fastcore.basics import patch
-from .core import AzllmError, PRECISIONS
+from .core import AzllmError
+from .resolve import resolve_precision
 
 # %% auto #0
 __all__ = ['FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8', 'peak_memory_gib',
@@ -104,11 +105,11 @@ def check_fp8(cuda:bool, # a CUDA device is in use
 def use_bf16(precision:str, # 'auto', 'bf16', 'fp32' or 'fp8'
              cuda:bool, # a CUDA device is in use
             ) -> bool:
-    "Whether a run computes in bf16 autocast (fp8 runs do too, outside the float8 matmuls)."
-    if precision not in PRECISIONS: raise AzllmError(f"precision must be one of {', '.join(PRECISIONS)} (got {precision!r})")
+    "Whether a run computes in bf16 autocast (`resolve_precision`; fp8 runs do too, outside the float8 matmuls), once this device is known to run its precision."
+    bf16 = resolve_precision(precision, cuda) == 'bf16'          # an unknown word fails here
     if precision == 'bf16' and not cuda: raise AzllmError("precision: bf16 needs a GPU; use precision: auto (fp32 on a CPU)")
     if precision == 'fp8': check_fp8(cuda)
-    return precision in ('bf16', 'fp8') or (precision == 'auto' and cuda)
+    return bf16
 
 def autocast(bf16:bool, # compute in bf16
              device_type:str='cuda', # autocast device type

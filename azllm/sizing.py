@@ -14,13 +14,14 @@ from typing import Optional
 import torch
 from .core import AzllmError, loads_json
 from .runtime import Runtime, peak_memory_gib, reset_peak_memory, saved_tensor_bytes
+from .checkpoint import read_sidecar
 from .engine import TrainConfig, Plan, Engine, build_engine, resolve_plan, inner_model, lm_loss, train_step
 from .memory import MAX_BATCH, activation_bytes, config_shape, shape_from, llama_params, model_shape, estimate_memory, long_context_keys, model_state_bytes
 
 
 # %% auto #0
 __all__ = ['FIT_MARGIN', 'ram_gib', 'gpu_gib', 'processes_here', 'device_memory_gib', 'default_memory_budget_gib', 'size_plan',
-           'micro_batch_candidates', 'grad_accum_for', 'probe_step', 'step_memory_gib', 'model_load_gib',
+           'micro_batch_candidates', 'grad_accum_for', 'batch_plan', 'probe_step', 'step_memory_gib', 'model_load_gib',
            'check_model_loads', 'check_step_fits', 'length_floor', 'check_length_fits', 'out_of_memory_error',
            'choose_micro_batch', 'cpu_run_fits', 'max_micro_batch']
 
@@ -73,6 +74,22 @@ def grad_accum_for(cfg:TrainConfig, # global_batch, grad_accum
                                        f"{micro_batch} x {world}; pick a micro_batch from {micro_batch_candidates(cfg.global_batch, world)} or micro_batch: auto")
     return k
 
+
+# %% ../nbs/28_sizing.ipynb #5b1a7c02
+def batch_plan(cfg:TrainConfig, # micro_batch (a number or auto), global_batch, grad_accum
+               plan:Plan, # the run's plan: its micro_batch (None: auto) and dp; for a measurement its memory (`size_plan`)
+               eng:Optional[Engine]=None, # the built engine, measured for auto (None: before the model loads, a floor's question)
+               resume_from:Optional[str]=None, # the checkpoint being resumed: auto keeps the batch plan stored with it
+               compiled:bool=False, # decoder layers compiled (each probe compiles afresh)
+               task=None, # the run's task: its own loss is probed when it has a `probe_batch` (DPO, KTO)
+              ) -> dict:
+    "The one place a micro-batch is decided: the config's; for auto the checkpoint's, else the largest that fits on `eng`; with no engine yet (a floor) only the micro-batch, auto counting as one row."
+    if eng is None: return dict(micro_batch=plan.micro_batch or 1, chosen='config' if plan.micro_batch else 'least')
+    if plan.micro_batch is not None:
+        return dict(micro_batch=plan.micro_batch, grad_accum=grad_accum_for(cfg, plan.micro_batch, plan.dp), chosen='config')
+    stored = read_sidecar(resume_from).get('batch') if resume_from else None
+    if stored: return dict(stored, chosen='stored')          # a resume keeps the run's micro-batch, whatever a new measurement would say
+    return dict(choose_micro_batch(eng, cfg, plan, compiled, task), chosen='measured')
 
 # %% ../nbs/28_sizing.ipynb #b7a1c0d5
 def probe_step(eng:Engine, # from `build_engine`, before the run's first step
@@ -175,7 +192,7 @@ def length_floor(cfg:TrainConfig, # a run config of a training stage
     "A floor of one step's GiB per process from the model's shape and the config alone (None: the shape is unknown)."
     if (shape := model_shape(cfg.model)) is None: return None
     plan = resolve_plan(cfg, replace(rt, cuda=cuda) if rt else Runtime(cuda=cuda))
-    mb, fused, bf16 = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch, cuda and cfg.liger is not False, plan.bf16
+    mb, fused, bf16 = batch_plan(cfg, plan)['micro_batch'], cuda and cfg.liger is not False, plan.bf16
     full = getattr(cfg, 'stage', 'cpt') == 'cpt' and getattr(cfg, 'phase', 'full') == 'full'
     frozen_bf16 = not full and bf16 and (cfg.frozen_bf16 or bool(cfg.base_in_4bit()))   # LoRA on a bf16 base: a bf16 residual stream
     act = activation_bytes(mb, cfg.seq_len, **shape, precision='bf16' if bf16 else 'fp32', weights='bf16' if frozen_bf16 else 'fp32',
@@ -243,7 +260,7 @@ def cpu_run_fits(cfg, # a validated run config of a training stage (cpt, sft, dp
     if not cfg.memory_check or (shape := model_shape(cfg.model)) is None: return
     # the run's own precision on this CPU (auto: fp32); bf16 and fp8 fail here as in setup (the processes are checked where they start)
     plan = resolve_plan(cfg, Runtime(world=cfg.sequence_parallel))
-    mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch    # auto picks what fits: the least it can need is one row
+    mb = batch_plan(cfg, plan)['micro_batch']                   # auto picks what fits: the least it can need is one row
     est = estimate_memory(precision='bf16' if plan.bf16 else 'fp32', micro_batch=mb, seq_len=-(-cfg.seq_len // plan.sp), **shape,
                           grad_checkpointing=cfg.grad_checkpointing, **long_context_keys(cfg, False))
     need, ram = est['activations_bytes'] + (est['params_bytes'] if cfg.stage in ('sft', 'dpo') else est['peak_bytes']), ram_gib() * 2**30

@@ -21,7 +21,7 @@ from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncom
                               read_sidecar, is_url, LOCK)
 from .packing import WindowOrder, token_byte_lengths
 from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher, eval_split
-from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan, out_of_memory_error
+from .sizing import batch_plan, check_model_loads, check_step_fits, size_plan, out_of_memory_error
 
 
 # %% auto #0
@@ -258,16 +258,11 @@ def setup(self:Trainer):
 
 @patch
 def _batch_plan(self:Trainer) -> dict:
-    "micro_batch and grad_accum of this run: from the config, from the checkpoint being resumed (auto), or measured (auto)."
-    cfg, rt = self.cfg, self.rt
-    if self.plan.micro_batch is not None:
-        return dict(micro_batch=self.plan.micro_batch, grad_accum=grad_accum_for(cfg, self.plan.micro_batch, self.plan.dp), chosen='config')
-    stored = read_sidecar(self.resume_from).get('batch') if self.resume_from else None
-    if stored:            # a resume keeps the run's micro-batch, whatever a new measurement would say
-        plan = dict(stored, chosen='stored')
-    else: plan = dict(choose_micro_batch(self.eng, cfg, self.plan, self.info['compiled'], self.task), chosen='measured')
-    print0(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} ("
-           + ("stored by the checkpoint resumed" if stored else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
+    "micro_batch and grad_accum of this run, decided by `sizing.batch_plan`: from the config, from the checkpoint being resumed (auto), or measured (auto)."
+    plan = batch_plan(self.cfg, self.plan, self.eng, self.resume_from, self.info['compiled'], self.task)
+    if plan['chosen'] != 'config':
+        print0(f"micro_batch: auto -> {plan['micro_batch']} x grad_accum {plan['grad_accum']} (" + ("stored by the checkpoint resumed" if plan['chosen'] == 'stored'
+               else f"measured peak {plan['peak_gib']:.2f} of {plan['budget_gib']:.2f} GiB") + ")")
     return plan
 
 

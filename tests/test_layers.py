@@ -1,12 +1,14 @@
 """The package's layering, read from the source with `ast`: every module is exported by one numbered notebook, and a
 module imports only modules of lower-numbered notebooks (so there is no import cycle, and a reader of the docs never
 meets a name before the chapter that defines it); no `_private` name is imported across modules."""
-import ast, json, re
+import ast, json, re, sys
 from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PKG, NBS = ROOT/'azllm', ROOT/'nbs'
+sys.path.insert(0, str(ROOT/'tools'))
+from decisions import decision_sites
 
 
 def notebook_numbers() -> dict[str, int]:
@@ -104,11 +106,50 @@ def calls_outside(name:str, allowed:set[str], path:Path) -> list[str]:
 def package_files(): return [p for p in sorted(PKG.glob('**/*.py')) if p.name != '_modidx.py']
 
 
-@pytest.mark.parametrize('name', ['use_bf16', 'resolve_strategy'])
+# who may ask the resolver (azllm.resolve) directly, and why; everything else reads the run's Plan
+RESOLVER_CALLERS = {
+    'use_bf16': {'resolve_plan'},                                          # a run: once, in its plan (the device checked)
+    'resolve_precision': {'use_bf16', 'setup_bytes', 'make_train_step'},   # the plan; the estimate, as on a GPU; the profiler's step
+    'resolve_strategy': {'resolve_plan', 'launch_strategy', 'estimate_memory'},  # the plan; the launcher, before any process; the estimate
+}
+
+@pytest.mark.parametrize('name', RESOLVER_CALLERS)
 def test_precision_and_strategy_are_decided_in_the_plan_only(name):
-    "The run's precision and strategy are turned into decisions once, by `engine.resolve_plan`; every later step reads the Plan."
-    bad = [b for p in package_files() for b in calls_outside(name, {'resolve_plan'}, p)]
-    assert not bad, f"{name}() called outside resolve_plan: {bad}"
+    "The run's precision and strategy are turned into decisions once, by `engine.resolve_plan`; every later step reads the Plan. Only the launcher and the memory estimate, which have no process to plan for, ask the same resolver."
+    bad = [b for p in package_files() for b in calls_outside(name, RESOLVER_CALLERS[name], p)]
+    assert not bad, f"{name}() called outside {sorted(RESOLVER_CALLERS[name])}: {bad}"
+
+
+# the one function that turns each config word into a decision (tools/decisions.py `decision_sites` finds them)
+DECIDERS = {'precision': {'resolve_precision'}, 'strategy': {'resolve_strategy'},
+            # resolve_plan records the word (a number, or None: auto, undecided); batch_plan picks the number
+            'micro_batch': {'resolve_plan', 'batch_plan'}}
+
+@pytest.mark.parametrize('word', DECIDERS)
+def test_one_function_decides_each_word(word):
+    """`precision: auto` and `strategy: auto` mean what `azllm.resolve` says, everywhere (the run, the launcher, the memory
+    estimate, the profiler); a run's micro-batch is chosen by `sizing.batch_plan` alone (the run, and the memory floors
+    before the model loads). A second function that meets the word with 'auto', maps it through a table or defaults it
+    (`micro_batch or 1`) fails here."""
+    sites = [f"{p.name}:{line} {fn} ({how})" for p in package_files() for fn, line, how in decision_sites(word, p) if fn not in DECIDERS[word]]
+    assert not sites, f"{word} decided outside {sorted(DECIDERS[word])}: {sites}"
+    found = {fn for p in package_files() for fn, _, _ in decision_sites(word, p)}
+    assert found == DECIDERS[word], f"the deciders of {word} moved: {sorted(found)} (update DECIDERS, and say why)"
+
+
+def test_the_micro_batch_search_is_asked_through_batch_plan():
+    "The measurement (`choose_micro_batch`) and the batch arithmetic of a run (`grad_accum_for`) are reached through `batch_plan` only."
+    for name in ('choose_micro_batch', 'grad_accum_for'):
+        bad = [b for p in package_files() for b in calls_outside(name, {'batch_plan'}, p)]
+        assert not bad, f"{name}() called outside sizing.batch_plan: {bad}"
+
+
+def test_the_resolver_imports_no_torch():
+    "`azllm memory estimate` is arithmetic (no torch); it asks the same resolver a run does, so the resolver imports nothing heavy."
+    tree = ast.parse((PKG/'resolve.py').read_text(encoding='utf-8'))
+    mods = [a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names] + \
+           [('.' * n.level) + (n.module or '') for n in tree.body if isinstance(n, ast.ImportFrom)]
+    assert set(mods) <= {'__future__', 'os', '.core'}, f"azllm/resolve.py imports {mods}"
 
 
 def test_parallel_degrees_are_decided_in_the_plan_only():
@@ -223,3 +264,20 @@ def test_the_decision_checkers_catch_what_they_should(tmp_path):
     f = tmp_path/'m.py'
     f.write_text("def resolve_plan(c):\n    return use_bf16(c)\ndef setup(c):\n    x = rt.use_bf16(c)\n    def inner(): return use_bf16(c)\nuse_bf16(1)\n")
     assert calls_outside('use_bf16', {'resolve_plan'}, f) == ['m.py:4 (setup)', 'm.py:5 (inner)', 'm.py:6 (module level)']
+    g = tmp_path/'d.py'
+    g.write_text("def floor(cfg, plan):\n"
+                 "    mb = 1 if cfg.micro_batch == 'auto' else cfg.micro_batch\n"       # a second decision of the micro-batch
+                 "    n = plan.micro_batch or 1\n"                                     # another
+                 "    if cfg.micro_batch == 'auto': raise ValueError('give one')\n"    # a refusal decides nothing
+                 "    return mb * n\n"
+                 "def launch(cfgs):\n"
+                 "    return {({'auto': 'ddp'}).get(getattr(c, 'strategy', 'auto')) for c in cfgs}\n"   # auto mapped by a table
+                 "def estimate(strategy):\n"
+                 "    if strategy != 'auto': return strategy\n"
+                 "    return 'ddp' if cfg.strategy == 'fsdp2' else 'none'\n"           # a word mapped to another
+                 "def bytes_of(p, plan):\n"
+                 "    x = 2 if plan.strategy == 'fsdp2' else 1\n"                     # a use of the resolved word
+                 "    return 'fp32' if p == 'fp32' else 'bf16', 'bf16' if plan.bf16 else 'fp32'\n")   # a mapping; the plan read back
+    assert [(fn, line) for fn, line, _ in decision_sites('micro_batch', g)] == [('floor', 2), ('floor', 3)]
+    assert [(fn, line) for fn, line, _ in decision_sites('strategy', g)] == [('launch', 7), ('estimate', 9), ('estimate', 10)]
+    assert [(fn, line) for fn, line, _ in decision_sites('precision', g)] == [('bytes_of', 13)]

@@ -13,6 +13,10 @@ What is counted (generated azllm/_modidx.py left out):
 - `PATH_KEYS` / `RESUME_KEYS` definitions, and how many of their keys belong to a stage above the engine (SFT, DPO, CPT keys)
 - quiet context managers: `@contextmanager` functions whose name says quiet/silence
 - duck-typed task: `getattr(self.task` / `hasattr(self.task` / `hasattr(task`, and `getattr(cfg, '` / `hasattr(cfg, '` in the engine
+- decisions per parameter: the functions that turn a run config's `precision`, `strategy` or `micro_batch` into a decision
+  (`decision_sites`: the word met with 'auto' in a comparison, a conditional or a lookup table; `word or default`; the
+  micro-batch's `is None`, a plan's auto; one precision or strategy word mapped to another), refusals (`if ...: raise`)
+  not counted
 - lines per module
 """
 import argparse, ast, json, re, sys
@@ -96,6 +100,43 @@ def class_keys(name:str, src:dict) -> dict:
     return out
 
 
+def _names(n, word:str) -> bool:
+    "`n` is `word`: a name, an attribute, a subscript or a getattr of it."
+    return ((isinstance(n, ast.Name) and n.id == word) or (isinstance(n, ast.Attribute) and n.attr == word)
+            or (isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value == word)
+            or (isinstance(n, ast.Call) and getattr(n.func, 'id', None) == 'getattr' and len(n.args) > 1
+                and getattr(n.args[1], 'value', None) == word))
+
+
+def decision_sites(word:str, path:Path) -> list[tuple[str, int, str]]:
+    """(function, line, how) of every place in `path` that turns the config word `word` into a decision: `word` met with
+    'auto' (a comparison, a conditional, a dict lookup), `word or default`, `word is None` (a plan's auto), or one word of
+    its vocabulary mapped to another (`'fp32' if p == 'fp32' else 'bf16'`). A refusal (`if ...: raise`) decides nothing
+    and is not counted; nor is module level."""
+    from azllm.core import PRECISIONS, STRATEGIES
+    vocab, out = set({'precision': PRECISIONS, 'strategy': STRATEGIES}.get(word, ())), []
+    def words(n): return isinstance(n, ast.Constant) and n.value in vocab
+    def mentions(node): return any(_names(n, word) for n in ast.walk(node))
+    def auto(node): return any(isinstance(n, ast.Constant) and n.value == 'auto' for n in ast.walk(node))
+    def how(n):
+        if isinstance(n, (ast.Compare, ast.IfExp, ast.Dict)) and mentions(n) and auto(n): return 'meets auto'
+        if isinstance(n, ast.Call) and mentions(n) and any(isinstance(d, ast.Dict) and auto(d) for d in ast.walk(n)): return 'auto table'
+        if isinstance(n, ast.BoolOp) and isinstance(n.op, ast.Or) and any(_names(v, word) for v in n.values[:-1]): return 'or default'
+        if isinstance(n, ast.Compare) and _names(n.left, word) and any(getattr(c, 'value', 0) is None for c in n.comparators): return 'is None'
+        if (isinstance(n, ast.IfExp) and words(n.body) and words(n.orelse)
+                and any(isinstance(c, ast.Compare) and any(map(words, [c.left, *c.comparators])) for c in ast.walk(n.test))): return 'word to word'
+    def walk(node, fn):
+        for ch in ast.iter_child_nodes(node):
+            if isinstance(ch, (ast.FunctionDef, ast.AsyncFunctionDef)): walk(ch, ch.name); continue
+            if isinstance(ch, ast.If) and not ch.orelse and len(ch.body) == 1 and isinstance(ch.body[0], ast.Raise):
+                walk(ch.body[0], fn); continue                                   # a refusal: its test decides nothing
+            h = how(ch)
+            if h and fn and not any(f == fn and l == ch.lineno for f, l, _ in out): out.append((fn, ch.lineno, h))
+            walk(ch, fn)
+    walk(ast.parse(path.read_text(encoding='utf-8')), None)
+    return out
+
+
 def decisions() -> dict:
     src = modules()
     rows = {}
@@ -120,6 +161,12 @@ def decisions() -> dict:
                                       for m, s in src.items() if re.search(r'@contextlib\.contextmanager\s*\n\s*def _?\w*(quiet|silen)\w*\(', s)}
     rows['duck-typed task'] = count(r"getattr\(self\.task|hasattr\(self\.task|hasattr\(task\b", src)
     rows['engine reads stage keys (getattr/hasattr cfg)'] = {m: n for m, n in count(r"(getattr|hasattr)\(cfg, '", src).items() if m in LOWER}
+    for word in ('precision', 'strategy', 'micro_batch'):
+        sites = {}
+        for p in sorted(PKG.glob('**/*.py')):
+            if p.name == '_modidx.py': continue
+            for fn, _, _ in decision_sites(word, p): sites[f'{p.stem}.{fn}'] = 1
+        rows[f'functions deciding {word}'] = sites
     rows['lines per module'] = {m: len(s.splitlines()) for m, s in src.items()}
     return rows
 
