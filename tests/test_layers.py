@@ -170,13 +170,14 @@ def test_one_ram_reader_and_one_gpu_reader():
 
 
 def test_one_saved_tensor_bytes():
-    "What autograd saves is counted by one function (`runtime.saved_tensor_bytes`): no copy, no hooks of its own elsewhere."
+    """What autograd saves is counted by one function (`runtime.saved_tensor_bytes`): no copy, no hooks of its own elsewhere
+    (the one other use moves what is saved, not counts it: `long_context._offloaded` hands it to a host stash)."""
     defs, hooks = [], []
     for p in package_files():
         tree = ast.parse(p.read_text(encoding='utf-8'))
         for n in ast.walk(tree):
             if isinstance(n, ast.FunctionDef) and n.name == 'saved_tensor_bytes': defs.append(p.name)
-        hooks += [f"{p.name}:{b}" for b in calls_outside('saved_tensors_hooks', {'saved_tensor_bytes'}, p)]
+        hooks += [f"{p.name}:{b}" for b in calls_outside('saved_tensors_hooks', {'saved_tensor_bytes', '_offloaded'}, p)]
     assert defs == ['runtime.py'], f"saved_tensor_bytes defined in {defs}"
     assert not hooks, f"saved_tensors_hooks used outside runtime.saved_tensor_bytes: {hooks}"
 
