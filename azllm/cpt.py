@@ -21,7 +21,8 @@ from .token_cache import content_id, touch_entry, prune_cache
 from .runtime import Runtime
 from .long_context import scale_rope
 from .engine import TrainConfig, inner_model, full_state_dict
-from .trainer import Trainer, TaskBase, run_training, tokenizer_fingerprint, data_dir as node_data_dir
+from .trainer import TrainerView, TaskBase, run_training
+from .rundir import tokenizer_fingerprint, data_dir as node_data_dir
 
 # %% auto #0
 __all__ = ['CPTRun', 'prepare_model', 'cpt_tokenizer', 'freeze_backbone', 'save_final', 'data_workers', 'prepare_data', 'CPTTask',
@@ -151,7 +152,7 @@ class CPTTask(TaskBase):
         valid = PackedTokens(entries['valid'], cfg.seq_len, tok.bos_token_id, keep_tail=True, doc_mask=cfg.doc_mask, vocab=len(tok)) if cfg.valid_data else None
         return train, valid
 
-    def save_final(self, trainer:Trainer, out:Path): save_final(trainer.eng.model, trainer.tok, out, trainer.rt)
+    def save_final(self, trainer:TrainerView, out:Path): save_final(trainer.eng.model, trainer.tok, out, trainer.rt)
 
 # %% ../nbs/32_cpt.ipynb #51ccf815
 def train(cfg:CPTRun, # the run config

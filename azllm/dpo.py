@@ -21,7 +21,8 @@ from .engine import inner_model
 from .lora_kernels import frozen_exact
 from .logps import HEAD_CHUNK, read_reference
 from .objectives import objective, losses_for, sequence_logps, reference_of, dpo_loss, kto_loss
-from .trainer import Trainer, run_training, data_dir
+from .trainer import TrainerView, run_training
+from .rundir import data_fingerprint, data_dir
 from .model import load_model
 from .sft import SFTRun, SFTTask, sft_tokenizer, sft_model, lora_config, inner_peft
 from .adapters import adapter_dir_of, load_adapted
@@ -140,7 +141,7 @@ def preference_metrics(model, # the (wrapped) peft model
     return dict({f'val_{k}': v / pairs for k, v in zip(names, tot[:-1])}, val_pairs=int(pairs))
 
 @patch_to(DPOTask)
-def validate(self, trainer:Trainer) -> dict:
+def validate(self, trainer:TrainerView) -> dict:
     cfg = trainer.cfg
     return preference_metrics(trainer.eng.model, trainer.valid_data, trainer.rt, micro_batch=trainer.batch['micro_batch'],
                               bf16=trainer.eng.bf16, max_rows=cfg.eval_rows, loss_fn=task_loss(cfg))
@@ -171,7 +172,6 @@ def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
                   exact:bool=False, # scored inside `frozen_exact` (the held-out split)
                  ) -> str:
     "SHA-256 of what the reference log-probs of `rows` depend on: the rows, the reference model's files, the numerics keys."
-    from azllm.trainer import data_fingerprint
     h = hashlib.sha256()
     for f in ('tokens.bin', 'trained.bin', 'positions.bin', 'rows.bin'): h.update((Path(rows)/f).read_bytes())
     h.update(data_fingerprint([base]).encode())
@@ -179,14 +179,15 @@ def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
     return h.hexdigest()
 
 # %% ../nbs/37_dpo.ipynb #e09b8f33
-def cached_reference(trainer:Trainer, # the DPO trainer, engine built
+def cached_reference(trainer:TrainerView, # the DPO run, engine built
+                     base:str, # the reference model (`dpo_base`)
                      data:PackedPairs, # a split
                      rows:Path, # where it was packed (the cache goes next to it)
                      exact:bool=False, # score inside `frozen_exact` (the held-out split, which validation scores so)
                     ) -> bool:
     "Attach the reference log-probs of `data`, from `rows/reference.npy` when its key matches, else computed and saved there; True if computed."
     cfg, rt = trainer.cfg, trainer.rt
-    key = reference_key(cfg, trainer.task.base, rows, exact)
+    key = reference_key(cfg, base, rows, exact)
     ref = read_reference(rows, key, int(data.starts[-1]))      # None unless sound: key, header, length, finite values
     if all(rt.gather(ref is not None)): data.attach_reference(ref); return False     # every process decides the same
     ref = reference_logps(trainer.eng.model, data, rt, trainer.batch['micro_batch'], trainer.eng.bf16, cfg.head_chunk, exact)
@@ -199,12 +200,12 @@ def cached_reference(trainer:Trainer, # the DPO trainer, engine built
 
 # %% ../nbs/37_dpo.ipynb #889b6fb7
 @patch_to(DPOTask)
-def prepare(self, trainer:Trainer):
+def prepare(self, trainer:TrainerView):
     "The reference log-probs of the train and valid pairs, cached next to the packed data (`cfg.reference: cached`); the valid pairs' as validation scores them (`frozen_exact`)."
     if trainer.cfg.reference != 'cached' or not trainer.cfg.objective().needs_reference: return
     dd = data_dir(trainer.out, trainer.rt)
     for split, data in (('train', trainer.train_data), ('valid', trainer.valid_data)):
-        if data is not None and cached_reference(trainer, data, dd/split, exact=split == 'valid'): print0(f"{split}: reference log-probs of {int(data.starts[-1]):,} sequences computed and cached")
+        if data is not None and cached_reference(trainer, self.base, data, dd/split, exact=split == 'valid'): print0(f"{split}: reference log-probs of {int(data.starts[-1]):,} sequences computed and cached")
 
 # %% ../nbs/37_dpo.ipynb #5ed77a93
 @patch_to(DPOTask)

@@ -21,7 +21,7 @@ from .model import load_model
 from .fertility import fertility_stats
 from .packing import tokenize_to_file, PackedTokens, token_byte_lengths
 from .runtime import Runtime, validate
-from .trainer import read_losses
+from .rundir import read_losses
 from .adapters import adapter_base, adapter_config, recorded_base, adapter_dir_of, peft_load
 from .generate import generate
 from .harness import (COLORS, load_tasks, harness_results, task_scores, benchmark_table, plot_benchmarks, split_samples, controls, controls_table,

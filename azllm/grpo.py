@@ -20,7 +20,7 @@ from .logps import HEAD_CHUNK
 from .generate import sample_ids
 from .objectives import objective, losses_for
 from .rewards import combined_reward
-from .trainer import Trainer, run_training
+from .trainer import TrainerView, run_training
 from .sft import SFTRun
 from .dpo import DPOTask
 
@@ -192,7 +192,7 @@ def mean_reward(model, tok, # the (wrapped) policy and its tokenizer
     return dict({f'val_{k}': v / max(tot[-1], 1) for k, v in zip(names, tot)}, val_prompts=int(tot[-1]))
 
 @patch_to(GRPOTask)
-def validate(self, trainer:Trainer) -> dict:
+def validate(self, trainer:TrainerView) -> dict:
     cfg = trainer.cfg
     return mean_reward(trainer.eng.model, self.tok, self.valid, self.score, trainer.rt, trainer.batch['micro_batch'] * cfg.num_generations,
                        cfg.max_new_tokens, cfg.eval_rows)

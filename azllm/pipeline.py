@@ -16,7 +16,7 @@ from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_ta
 from .cpt import CPTRun, train as train_cpt
 from .runtime import quiet
 from .report import report_summary
-from .trainer import read_log, read_losses
+from .rundir import read_log, read_losses
 from .harness import benchmark_table
 from .commands import QUICKSTART
 

@@ -20,7 +20,8 @@ from .model import load_model, transfer_vocabulary, set_special_ids
 from .packing import pack_rows, PackedRows
 from .runtime import Runtime, seeded, quiet
 from .engine import TrainConfig, full_state_dict
-from .trainer import Trainer, TaskBase, run_training, data_dir, read_losses
+from .trainer import TrainerView, TaskBase, run_training
+from .rundir import data_dir, read_losses
 from .lora_kernels import dequantize_4bit
 from .long_context import scale_rope
 
@@ -198,7 +199,7 @@ class SFTTask(TaskBase):
         "The model the adapter sits on, which `final/` records: the run's `model` (a task that starts elsewhere, DPO, says so here)."
         return cfg.model
 
-    def save_final(self, trainer:Trainer, out:Path):
+    def save_final(self, trainer:TrainerView, out:Path):
         "The adapter in peft's format, with the tokenizer (and, for a preset, the base it loads onto)."
         model, tok, cfg, rt = trainer.eng.model, trainer.tok, trainer.cfg, trainer.rt
         spec = self.base_of(cfg)

@@ -37,8 +37,8 @@ def token_dtype(vocab_size:int) -> str:
     "uint16 when every id fits in it (half the disk and page cache), else uint32."
     return 'uint16' if vocab_size <= 2**16 else 'uint32'
 
-def cache_key(data_fp:str, # fingerprint of the corpus (`trainer.data_fingerprint`)
-              tok_fp:str, # fingerprint of the tokenizer (`trainer.tokenizer_fingerprint`)
+def cache_key(data_fp:str, # fingerprint of the corpus (`token_cache.content_id`)
+              tok_fp:str, # fingerprint of the tokenizer (`rundir.tokenizer_fingerprint`)
               **fmt, # everything else that changes the tokens: text field, dtype, ...
              ) -> str:
     "The name of a cache entry: a hash of what the tokens are made from and how."

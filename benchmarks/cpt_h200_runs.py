@@ -85,7 +85,7 @@ def finish_row(name, proc, cmd, out, t, skip, timeout=None):
         proc.kill(); stdout, stderr = proc.communicate(); killed = True
         stderr += f'\n(killed after {timeout:.0f} s: the device call had no more time)'
     wall = round(time.time() - t, 1)
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     log = [x for x in read_log(out) if 'loss' in x] if (out/'log.jsonl').is_file() else []
     printed = [l for l in stdout.splitlines() if l.startswith(('cpt:', 'micro_batch'))]
     def from_log(**more):     # what every row reads from log.jsonl

@@ -71,7 +71,7 @@ def one(kind:str, corpus:str, cache:str, workers:int, extra:str) -> dict:
         res = dict(tokens=n)
     elif kind in ('prepare', 'second'):
         from azllm.tokens import prepare_tokens
-        from azllm.trainer import data_fingerprint
+        from azllm.rundir import data_fingerprint
         from azllm.packing import PackedTokens
         tok = load_tokenizer()
         u0, t0 = usage(), time.perf_counter()

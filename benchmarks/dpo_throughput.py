@@ -80,7 +80,7 @@ def subset(src:Path, n:int|None, dst:Path) -> Path:
 def row_azllm(row:str, a) -> dict:
     "The real command on the shipped DPO config with the row's keys; figures from its log.jsonl."
     import yaml
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     keys = dict(azllm_keys(row))
     out = Path(a.work)/f'bench-{row}'
     shutil.rmtree(out, ignore_errors=True)                          # ours, from an earlier run of this script: a fresh run (and reference pass)

@@ -48,7 +48,8 @@ def run(a) -> dict:
     from azllm.core import load_config
     from azllm.grpo import GRPORun, GRPOTask
     from azllm.runtime import seeded
-    from azllm.trainer import Trainer, read_log
+    from azllm.trainer import Trainer
+    from azllm.rundir import read_log
     out = Path(tempfile.mkdtemp(prefix='grpo-cpu-'))/'run'
     over = [f'model={a.model}', f'output_dir={out}', f'seed={a.seed}', f'max_steps={a.steps}', f'lr={a.lr}', f'micro_batch={a.prompts}',
             f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0', f'beta={a.beta}',

@@ -89,7 +89,7 @@ def rewards_of(a) -> dict:
 def row_azllm(a) -> dict:
     "The real command on the shipped GRPO config with the model and step count; step seconds from its log.jsonl."
     import yaml
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     out = Path(a.work)/'bench-grpo_azllm'
     shutil.rmtree(out, ignore_errors=True)
     over = dict(output_dir=str(out), model=str(a.model_dir), tokenizer=None, valid_data=None, max_steps=a.steps, warmup_steps=2, log_every=1,

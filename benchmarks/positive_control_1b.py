@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from azllm.trainer import read_log
+from azllm.rundir import read_log
 def default_out() -> Path:
     "The results file named after the card that made it, as the other benchmarks' files are."
     card = next((c for c in ('h100', 'h200', 'a100', 'l4') if torch.cuda.is_available() and c in torch.cuda.get_device_name().lower()), 'gpu' if torch.cuda.is_available() else 'cpu')

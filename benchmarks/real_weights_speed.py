@@ -53,7 +53,7 @@ def row_azllm(kind, a, work:Path) -> dict:
         cfg = dict(stage='sft', train_data=[str(DATA/'sft'/'train.jsonl')], seq_len=a.sft_len, train_embeddings=False, **LORA, **common)
     (work/f'{kind}.yml').write_text(json.dumps(cfg))
     p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(work/f'{kind}.yml')], capture_output=True, text=True)
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     log = [r for r in read_log(out) if 'loss' in r] if (out/'log.jsonl').exists() else []
     if p.returncode or not log: return dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:400])
     rates = [r['tok_per_s'] for r in log if r['step'] > a.skip]

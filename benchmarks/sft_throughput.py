@@ -148,7 +148,7 @@ def row_azllm(row, steps, skip):
     cfg = {**yaml.safe_load(path.read_text()), **over}
     run_cfg = out_dir.with_suffix('.yml'); run_cfg.write_text(yaml.safe_dump(cfg))
     p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(run_cfg)], capture_output=True, text=True)
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     log = [r for r in read_log(out_dir) if 'loss' in r] if (out_dir/'log.jsonl').exists() else []
     if not log: return dict(error=(p.stderr.strip().splitlines() or ['no output'])[-1][:400], stderr_tail=p.stderr[-3000:])
     rates = [r['tok_per_s'] for r in log if r['step'] > skip]

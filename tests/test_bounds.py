@@ -79,7 +79,7 @@ def test_json_nested_100000_deep_is_one_line(tmp_path, where):
         (tmp_path/'step_000001').mkdir(); (tmp_path/'step_000001'/SIDECAR).write_text(DEEP_JSON)
         one_line(_azllm_error(read_sidecar, str(tmp_path/'step_000001')), 'nested deeper')
     elif where == 'log':                            # an eval run reads a training run's log.jsonl for its loss curves
-        from azllm.trainer import read_log
+        from azllm.rundir import read_log
         (tmp_path/'log.jsonl').write_text('{"step": 1, "loss": 2.0}\n' + DEEP_JSON + '\n{"step": 2, "loss": 1.0}\n')
         one_line(_azllm_error(read_log, tmp_path), 'log.jsonl:2: nested deeper')
     else:                                           # a marker too deep to read is no marker: the folder is not azllm's

@@ -367,7 +367,7 @@ def test_an_empty_output_dir_stays_empty_after_a_failure(tmp_path, small_tokeniz
 def test_write_into_existing_adds_beside_the_users_files_never_over_one(tmp_path, small_tokenizer):
     "A folder of the user's is refused; with write_into_existing the run writes beside their files, never over one, and a failed attempt takes back only what it added."
     from azllm.core import AzllmError
-    from azllm.trainer import RUN_NAMES
+    from azllm.rundir import RUN_NAMES
     mine = tmp_path/'mine'; mine.mkdir(); (mine/'slurm-1.out').write_text('scheduler log\n')
     cfg = _quick(tmp_path, small_tokenizer, out='mine')
     with pytest.raises(AzllmError, match='not made by azllm'): run_inproc(cfg)
@@ -404,7 +404,7 @@ def test_phase_change_with_resume_with_changes_is_one_line(tmp_path, small_token
 
 def _race_for_the_lock(d, barrier, results):
     "A child process: wait for the other one, then take the lock on `d`, whose stale owner both found (the check made slow, to widen the race)."
-    import azllm.checkpoint as ckm
+    import azllm.rundir as ckm
     real = ckm.pid_alive
     def slow_alive(pid): time.sleep(0.3); return real(pid)
     ckm.pid_alive = slow_alive
@@ -496,7 +496,7 @@ def test_a_checkpoint_made_before_content_ids_still_resumes(tmp_path, small_toke
     "A checkpoint whose sidecar holds the older data fingerprint (of paths and bytes) resumes as unchanged; another corpus is still refused."
     import glob
     from azllm.core import AzllmError
-    from azllm.trainer import data_fingerprint
+    from azllm.rundir import data_fingerprint
     corpus = tmp_path/'corpus.txt'; corpus.write_text((DATA/'az_train.txt').read_text(encoding='utf-8'), encoding='utf-8')
     cfg = _quick(tmp_path, small_tokenizer, train_data=[str(corpus)])
     run_inproc(cfg)

@@ -8,7 +8,7 @@ from azllm.core import AzllmError, load_config
 from azllm.generate import generate
 from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, plot_bpb,
                         valid_documents)
-from azllm.trainer import read_losses
+from azllm.rundir import read_losses
 
 
 pytestmark = pytest.mark.usefixtures('one_thread')     # (tests/conftest.py)

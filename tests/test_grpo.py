@@ -100,7 +100,7 @@ def test_train_grpo_with_a_reward_from_an_installed_module(tmp_path, tok, capsys
     assert main(['train', str(tmp_path/'grpo.yml'), '--reward-module', './azllm_test_rewards.py']) == 2
     assert 'not a path' in capsys.readouterr().err
     assert main(['train', str(tmp_path/'grpo.yml'), '--reward-module', 'azllm_test_rewards']) in (0, None)
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     recs = [r for r in read_log(tmp_path/'run') if 'reward_short' in r]
     assert len(recs) == 2 and all(0 < r['reward_short'] <= 1 and math.isfinite(r['loss']) for r in recs)
 

@@ -500,7 +500,7 @@ def test_fertility_on_a_corpus_without_line_breaks_is_bounded(box, chat_tok, mon
 
 
 def test_log_cut_mid_line_is_read(box):
-    from azllm.trainer import read_losses
+    from azllm.rundir import read_losses
     (box/'runs'/'r').mkdir()
     (box/'runs'/'r'/'log.jsonl').write_text('{"step": 1, "loss": 3.0}\n{"step": 2, "loss": 2.5}\n{"step": 3, "lo')
     assert read_losses(box/'runs'/'r')['train'] == [[1, 3.0], [2, 2.5]]
@@ -885,8 +885,8 @@ def test_a_run_that_loses_the_race_for_a_new_directory_leaves_the_winner_alone(b
     """Two runs started at once on a new output_dir: the one that finds the other's lock stops with one line and leaves the
     directory to the run that holds it. It removed the whole directory, the other run's lock and files included, because it
     had seen the directory missing a moment before (found by making the other run take the lock between the two instants)."""
-    import azllm.checkpoint as ckm
-    from azllm.checkpoint import LOCK, RunLock
+    import azllm.rundir as ckm
+    from azllm.rundir import LOCK, RunLock
     other = subprocess.Popen(['sleep', '60'])
     real = RunLock.acquire
     def race(self):                      # the other run made the directory and took the lock just before this one

@@ -8,7 +8,7 @@ sys.path.insert(0, str(ROOT/'tools'))
 from rhythm import rhythm
 
 # Notebooks that read as tutorials: add one here once `python tools/rhythm.py nbs/NAME.ipynb` reaches the floor.
-TUTORIALS = ['05_resolve', '06_runtime', '21_long_context', '08_checkpoint', '11_commands', '20_parallel', '26_memory', '27_engine', '28_sizing', '30_trainer', '29_logps', '32_cpt', '35_sft', '36_objectives', '37_dpo', '38_rewards', '39_grpo', '60_profile', '52_pipeline',
+TUTORIALS = ['05_resolve', '06_runtime', '09_rundir', '21_long_context', '08_checkpoint', '11_commands', '20_parallel', '26_memory', '27_engine', '28_sizing', '30_trainer', '29_logps', '32_cpt', '35_sft', '36_objectives', '37_dpo', '38_rewards', '39_grpo', '60_profile', '52_pipeline',
              '61_launch', '70_cli']
 FLOOR = 0.75
 
