@@ -142,13 +142,13 @@ def test_one_saved_tensor_bytes():
 
 LINE_LIMIT = 450
 # modules already over the limit before issue 34 split the trainer: they may shrink, not grow
-OVER = {'harness': 874, 'core': 797, 'eval': 648, 'checkpoint': 487, 'cli': 485}
+OVER = {'core': 797, 'checkpoint': 487, 'cli': 485}
 # (core +4: the one precision/strategy vocabulary; eval +2 and dpo +2: their configs own their path and resume keys now;
 #  eval +1: task set v3's power table; core +11, checkpoint -17: the directory flock moved from checkpoint to core.dir_lock,
 #  which the token cache uses too; harness +19: lm-eval's prompts get one bos whatever the tokenizer adds, issue 32;
 #  dpo -6 net: its held-out loops walk runtime.eval_batches, shared with validate, and gained frozen_exact scoring;
 #  dpo -81: its losses moved to azllm.objectives, one class each; dpo -208: its data (pairs, unpaired examples) moved to azllm.pairs,
-#  and it is under the limit)
+#  and it is under the limit; harness and eval: split into scoring, lm_tasks, stats, harness, verdicts, eval_report and eval, each under it)
 
 @pytest.mark.parametrize('module', MODULES)
 def test_module_lines(module):
