@@ -17,7 +17,7 @@ from .cpt import CPTRun, train as train_cpt
 from .runtime import quiet
 from .report import report_summary
 from .rundir import read_log, read_losses
-from .harness import benchmark_table
+from .verdicts import benchmark_table
 from .commands import QUICKSTART
 
 # %% auto #0
@@ -180,15 +180,16 @@ def eval_step(out:Path, # run directory
               runs:dict, # CPT runs from `cpt_comparison`
               valid, # held-out text: a path or a list of documents
               max_new_tokens:int=32, # generation length
-              prompts:list[str]|None=None, # generation prompts (default: azllm.eval's Azerbaijani prompts)
+              prompts:list[str]|None=None, # generation prompts (default: azllm.scoring's Azerbaijani prompts)
               tasks:dict|None=None, # lm-eval task -> documents to score (default `QUICK_TASKS`; {} for none)
               progress:bool=False, # a bar with ETA over each model's and twin's task requests (stderr, on a terminal)
              ):
     "BPB, perplexity and fertility of every model on the whole validation text, side-by-side generations, and the bundled benchmarks."
-    from azllm.eval import (evaluate_model, eval_sections, eval_data, write_report, eval_table, generations_table, AZ_PROMPTS,
-                            valid_documents, score_floors, eval_controls, item_data,
-                            task_outputs, generation_check_sections)
-    from azllm.harness import controls_table, pairs_table
+    from azllm.eval import evaluate_model, score_floors, eval_controls
+    from azllm.scoring import AZ_PROMPTS, valid_documents
+    from azllm.eval_report import (eval_sections, eval_data, write_report, eval_table, generations_table, item_data, task_outputs,
+                                   generation_check_sections)
+    from azllm.verdicts import controls_table, pairs_table
     tasks = dict(QUICK_TASKS if tasks is None else tasks)
     try: import lm_eval
     except ImportError: tasks = {}                                     # lm-evaluation-harness is optional: azllm[harness]
@@ -363,7 +364,7 @@ def quickstart(out:str|Path=QUICKSTART.output_dir, # run directory (replaced ato
                stages=tuple(QUICKSTART.stages), # which stages to run (tokenizer is always run; `QuickstartRun` checks what each needs)
                progress:bool=True, # show the stage bar and, under it, the current stage's own bars
                eval_docs:int|None=None, # evaluate on the first N validation documents only (None: all)
-               prompts:list[str]|None=None, # generation prompts (None: azllm.eval's defaults)
+               prompts:list[str]|None=None, # generation prompts (None: azllm.scoring's defaults)
                max_new_tokens:int=32, # generation length
                tasks:dict|None=None, # lm-eval task -> items to score (None: `QUICK_TASKS`)
                overwrite:bool=False, # also replace an azllm output of another kind (never what azllm did not make)

@@ -124,7 +124,7 @@ def real_quickstart(out:str|Path='runs/quickstart-smollm2', # run directory (rep
 # %% ../nbs/53_real_quickstart.ipynb #ded522a5
 def _base_bpb(base:str, tok, docs:list[str], seq_len:int) -> float:
     from azllm.model import load_model
-    from azllm.eval import score_text
+    from azllm.scoring import score_text
     return score_text(load_model(base, tok), tok, docs, seq_len=seq_len)['bpb']
 
 # %% ../nbs/53_real_quickstart.ipynb #ba063c00

@@ -8,6 +8,9 @@ Docs: https://azllm.github.io/azllm/report.html.md"""
 __all__ = ['twin_bpb', 'report_summary']
 
 # %% ../nbs/51_report.ipynb #36e0f744
+from .verdicts import outcome
+
+# %% ../nbs/51_report.ipynb #36e0f745
 def twin_bpb(rep:dict) -> dict:
     "Each model's untrained twin's bits per byte."
     return {n: fl['bpb'] for fl in rep.get('floors', {}).values() for n in fl['of']}
@@ -39,7 +42,7 @@ def report_summary(rep:dict) -> list[str]:
     if ctl:
         won = {}
         for p in ctl['pairs']:
-            if p['floor'] and not p['within_noise'] and not p.get('constant') and (p['diff'] > 0) == p['higher_is_better']:
+            if p['floor'] and outcome(p) == 'better':
                 won.setdefault(p['a'], []).append(f"{p['task']} {p['metric']}")
         out.append("- **Benchmarks**, each model against its untrained twin: " + ('; '.join(f"{m} beats it on {', '.join(v)}" for m, v in won.items())
                    if won else "no model beats its twin beyond noise on any task (expected of tiny models trained for minutes)") + '.')

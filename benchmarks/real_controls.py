@@ -204,7 +204,7 @@ def run(limits:dict, controls:list, cpt_dir:Path, batch:int=8, seed:int=0, log=p
 def control_rows(res:dict) -> str:
     """Per task and control: the control and its twin with their 95% family intervals, the difference with its paired
     interval and clustered McNemar p, and whether the report's rule separates them (interval clear of 0 and p <= 0.05)."""
-    from azllm.harness import fmt_p
+    from azllm.verdicts import fmt_p
     rc = res['real_controls']; lines = ['| task (items, families) | control | control [95% family interval] | untrained twin | control − twin [95%] (p) | separated |',
                                         '|---|---|---|---|---|---|']
     iv = lambda d: f"{d['value']:.3f} [{d['low']:.3f}, {d['high']:.3f}]"

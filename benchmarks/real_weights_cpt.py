@@ -42,7 +42,7 @@ def card_slug(name:str) -> str:
 
 def bpb_of(model_dir_or_model, tok, docs, seq_len, max_windows=None) -> float:
     "Held-out bits per byte of a model (a directory or a loaded model) with `tok`, through azllm's own validation."
-    from azllm.eval import score_text
+    from azllm.scoring import score_text
     from azllm.model import load_model
     model = load_model(str(model_dir_or_model)) if isinstance(model_dir_or_model, (str, Path)) else model_dir_or_model
     return score_text(model, tok, docs, seq_len=seq_len, micro_batch=8, max_windows=max_windows)['bpb']

@@ -175,14 +175,14 @@ def ngram_by_kind(task:str, items:list, right:list) -> dict:
 def families(task, items) -> dict: return {i: it['family'] for i, it in enumerate(items)}
 
 def cluster_interval(task, items, right) -> dict:
-    "Accuracy with its 95% cluster-bootstrap interval over item families (azllm.harness.score_interval)."
-    from azllm.harness import score_interval
+    "Accuracy with its 95% cluster-bootstrap interval over item families (azllm.stats.score_interval)."
+    from azllm.stats import score_interval
     r = score_interval({i: float(v) for i, v in enumerate(right)}, 'acc', clusters=families(task, items))
     return {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
 
 def versus(task, items, a, b) -> dict:
     "Paired cluster bootstrap and clustered McNemar of right/wrong lists a - b on the same items; with the 80%-power MDE."
-    from azllm.harness import paired_test, within_noise
+    from azllm.stats import paired_test, within_noise
     r = paired_test({i: float(v) for i, v in enumerate(a)}, {i: float(v) for i, v in enumerate(b)}, 'acc', clusters=families(task, items))
     disc = sum(x != y for x, y in zip(a, b)) / len(a)
     out = {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items() if k in ('diff', 'low', 'high', 'p', 'p_mcnemar', 'mde', 'se', 'families', 'n')}

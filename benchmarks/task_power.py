@@ -1,5 +1,5 @@
 """Power of the task set by simulation, with the report's own decision rule: how often a model that is truly better than its
-untrained twin by +d is called better (`azllm.harness.paired_test` over item families, and `within_noise`: the paired
+untrained twin by +d is called better (`azllm.stats.paired_test` over item families, and `within_noise`: the paired
 cluster-bootstrap interval clear of 0 and the clustered McNemar p <= 0.05), resampling whole families.
 
 The twin is real: the untrained `preset:llama-tiny` (az4k tokenizer, seed 0) scored on every item, as the floors file's
@@ -62,7 +62,7 @@ def simulate(twin:np.ndarray, fams:list, frames:int, per_frame:int, gain:float, 
 
 def power(twin, fams, frames, per_frame, gain, r, icc, sims:int, n_boot:int, seed:int=0) -> dict:
     "The share of `sims` simulated comparisons the report calls better (interval clear of 0, clustered McNemar p <= 0.05, model ahead)."
-    from azllm.harness import paired_test, within_noise
+    from azllm.stats import paired_test, within_noise
     rng = np.random.default_rng(seed); hits, corr, diffs = 0, [], []
     for s in range(sims):
         m, t, fam = simulate(twin, fams, frames, per_frame, gain, r, icc, rng)

@@ -45,7 +45,8 @@ def title_of(notebook:Path) -> str:
 
 SIDEBAR = [nb for _, nbs in render_docs.sidebar_entries() for nb in nbs]
 PAGES = [render_docs.page_name(nb) for nb in SIDEBAR]
-MIN = {'index': (1, 0), 'results': (3, 1), 'fertility': (2, 2), 'memory': (1, 0), 'profile': (1, 1), 'eval': (2, 2), 'pipeline': (0, 0), 'launch': (2, 1), 'harness': (3, 1)}   # tables, plots
+MIN = {'index': (1, 0), 'results': (3, 1), 'fertility': (2, 2), 'memory': (1, 0), 'profile': (1, 1), 'eval': (2, 2), 'pipeline': (0, 0), 'launch': (2, 1), 'harness': (3, 0),
+       'lm_tasks': (2, 0), 'stats': (2, 0), 'verdicts': (3, 2), 'eval_report': (2, 2)}   # tables, plots (harness's plots are drawn by verdicts)
 REMOTE = re.compile(r'<(script|img|iframe|link|source|video|audio)\b[^>]*\b(src|href)="(https?:)?//', re.I)
 
 

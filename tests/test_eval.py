@@ -6,8 +6,9 @@ from conftest import DATA, ROOT, azllm_in
 
 from azllm.core import AzllmError, load_config
 from azllm.generate import generate
-from azllm.eval import (EvalRun, AZ_PROMPTS, run_eval, evaluate_model, load_for_eval, write_report, plot_bpb,
-                        valid_documents)
+from azllm.eval import EvalRun, run_eval, evaluate_model
+from azllm.scoring import AZ_PROMPTS, load_for_eval, valid_documents
+from azllm.eval_report import write_report, plot_bpb
 from azllm.rundir import read_losses
 
 

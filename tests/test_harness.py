@@ -7,7 +7,9 @@ from conftest import DATA, ROOT
 
 pytest.importorskip('lm_eval')
 from azllm.core import AzllmError
-from azllm.harness import TASKS_DIR, load_tasks, run_tasks, harness_results, task_scores, read_task, benchmark_table
+from azllm.lm_tasks import TASKS_DIR, load_tasks, read_task
+from azllm.harness import run_tasks, harness_results, task_scores
+from azllm.verdicts import benchmark_table
 
 SFT_FILES = sorted((DATA/'sft').glob('*.jsonl'))
 
@@ -89,7 +91,7 @@ def test_an_adapter_on_its_base(tiny):
 
 def test_bits_per_byte_agree_with_azllm(tiny):
     "azllm's BPB (packed stream, CPT validation code) and lm-eval's (each document alone, rolling windows) within 1%."
-    from azllm.eval import score_text
+    from azllm.scoring import score_text
     docs = [json.loads(l)['text'] for l in (TASKS_DIR/'az_text.jsonl').read_text(encoding='utf-8').splitlines()]
     a = score_text(tiny['trained'], tiny['tok'], docs, seq_len=128, micro_batch=8)
     b = task_scores(harness_results(tiny['trained'], tiny['tok'], ['az_text_bpb'], max_length=128, batch_size=8))['az_text_bpb']
@@ -130,7 +132,7 @@ def test_unfetchable_or_unknown_task_fails_fast(monkeypatch):
     with pytest.raises(AzllmError, match=r"^task 'belebele_azj_Latn': its data cannot be fetched \(offline"): load_tasks(['az_grammar', 'belebele_azj_Latn'])
     with pytest.raises(AzllmError, match=r"^task 'az_gramar': no such lm-eval task"): load_tasks(['az_gramar'])
     # fast because nothing of lm-eval's ~15,000 task configs is indexed for a name none of them mentions (timing is not a test)
-    from azllm.harness import task_manager
+    from azllm.lm_tasks import task_manager
     assert set(task_manager(['az_gramar']).all_tasks) == set(task_manager(['az']).all_tasks)
 
 

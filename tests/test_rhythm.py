@@ -9,7 +9,7 @@ from rhythm import rhythm
 
 # Notebooks that read as tutorials: add one here once `python tools/rhythm.py nbs/NAME.ipynb` reaches the floor.
 TUTORIALS = ['05_resolve', '06_runtime', '09_rundir', '21_long_context', '08_checkpoint', '11_commands', '20_parallel', '26_memory', '27_engine', '28_sizing', '30_trainer', '29_logps', '32_cpt', '35_sft', '36_objectives', '37_dpo', '38_rewards', '39_grpo', '60_profile', '52_pipeline',
-             '61_launch', '70_cli']
+             '61_launch', '70_cli', '42_scoring', '43_lm_tasks', '44_stats', '45_harness', '46_verdicts', '47_eval_report', '48_eval', '51_report']
 FLOOR = 0.75
 
 @pytest.mark.parametrize('name', TUTORIALS)

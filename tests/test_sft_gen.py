@@ -2,7 +2,7 @@
 training question; its scores are chrF and the repeated-4-gram rate."""
 import importlib.util, json, random
 from pathlib import Path
-from azllm.harness import TASKS_DIR
+from azllm.lm_tasks import TASKS_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ from test_hostile import box, chat_tok, adapter_dir, cli, one_clear_error, snaps
 from azllm.core import listing, write_marker
 
 pytest.importorskip('lm_eval')
-from azllm.harness import TASKS_DIR
+from azllm.lm_tasks import TASKS_DIR
 
 pytestmark = pytest.mark.filterwarnings('ignore')
 
@@ -145,7 +145,7 @@ def test_a_broken_task_yaml_is_refused_before_any_model_loads(box, monkeypatch, 
 
 def test_a_users_task_directory_still_runs(box):
     "A clean task directory of the user's (an include-only template, a Jinja template) is read and built by lm-eval from the checked configs."
-    from azllm.harness import load_tasks
+    from azllm.lm_tasks import load_tasks
     d = _dir(box)
     (d/'_base_yaml').write_text('output_type: multiple_choice\ndoc_to_choice: "{{choices}}"\n')
     (d/'mine.yaml').write_text('include: _base_yaml\n' + task_yaml(text='"{{ question | trim }}\\nCavab:"'))
