@@ -16,7 +16,7 @@ from .chats import check_chat_tokenizer
 from .model import load_model, set_special_ids
 
 # %% auto #0
-__all__ = ['BASE_FILE', 'adapter_config', 'recorded_base', 'adapter_base', 'export_inputs', 'adapter_dir_of', 'peft_load',
+__all__ = ['BASE_FILE', 'adapter_config', 'recorded_base', 'adapter_base', 'adapter_dir_of', 'export_inputs', 'peft_load',
            'load_adapted', 'merge_adapter', 'export_adapter']
 
 # %% ../nbs/33_adapters.ipynb #11409454
@@ -28,6 +28,7 @@ def adapter_config(adapter_dir:Path) -> dict:
     if not isinstance(d, dict): raise AzllmError(f"{p}: a JSON {type(d).__name__}, not a peft adapter config (a mapping of keys)")
     return d
 
+# %% ../nbs/33_adapters.ipynb #34e2f112
 _NAME_BASE = "name it: azllm export ADAPTER --merge --model BASE, or azllm chat BASE --adapter ADAPTER"
 
 BASE_FILE = 'azllm_base.json'   # {"relative": the base's path from the adapter}, for a base inside the run tree
@@ -41,6 +42,7 @@ def recorded_base(adapter_dir:Path, ref:str) -> str:
     if not ref or ref.startswith('preset:') or not looks_local(ref): return ref
     return str(Path(ref) if Path(ref).is_absolute() else (Path(adapter_dir)/ref).resolve())
 
+# %% ../nbs/33_adapters.ipynb #c0bdf4d7
 def adapter_base(adapter_dir:Path) -> str:
     if (adapter_dir/'base').is_dir(): return str(adapter_dir/'base')
     ref = adapter_config(adapter_dir).get('base_model_name_or_path')
@@ -52,6 +54,15 @@ def adapter_base(adapter_dir:Path) -> str:
         raise AzllmError(f"{adapter_dir}: its base model {base} is not there (moved or deleted?); {_NAME_BASE}")
     return base
 
+# %% ../nbs/33_adapters.ipynb #e6ad1d5f
+def adapter_dir_of(path:str|Path) -> Path|None:
+    "The adapter directory of `path`: itself if it holds `adapter_config.json`, else an SFT run's `final/`; None if neither."
+    p = Path(path)
+    for d in (p, p/'final'):
+        if (d/'adapter_config.json').exists(): return d
+    return None
+
+# %% ../nbs/33_adapters.ipynb #862b4183
 def export_inputs(src:str|Path, # what an export was given: a run directory, an adapter, a model directory
                   base:str|None=None, # the base model it was told to merge into, if any
                  ) -> list:
@@ -61,13 +72,7 @@ def export_inputs(src:str|Path, # what an export was given: a run directory, an 
     except AzllmError: pass                       # a base that is not there fails later, with its own line
     return [src, found, base]
 
-def adapter_dir_of(path:str|Path) -> Path|None:
-    "The adapter directory of `path`: itself if it holds `adapter_config.json`, else an SFT run's `final/`; None if neither."
-    p = Path(path)
-    for d in (p, p/'final'):
-        if (d/'adapter_config.json').exists(): return d
-    return None
-
+# %% ../nbs/33_adapters.ipynb #db1e785d
 def peft_load(model, # the base model
               adapter_dir:str|Path, # a peft adapter directory
              ):
@@ -76,6 +81,7 @@ def peft_load(model, # the base model
         warnings.filterwarnings('ignore', message='.*is_gradient_checkpointing.*', category=FutureWarning)
         return PeftModel.from_pretrained(model, str(adapter_dir))
 
+# %% ../nbs/33_adapters.ipynb #8ae2b294
 def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or any peft LoRA directory
                  base:str|None=None, # base model dir or hub id; default: the one the adapter records
                 ) -> tuple:
@@ -96,6 +102,7 @@ def load_adapted(adapter_dir:str|Path, # an SFT run directory, its `final/`, or 
                          "it is damaged or incomplete (copy it again)") from None
     return model.eval(), tok
 
+# %% ../nbs/33_adapters.ipynb #8d358e15
 def _trained_in_4bit(adapter_dir) -> bool:
     "Whether an azllm adapter was trained with load_in_4bit (QLoRA), from the config saved with it."
     import yaml
@@ -103,6 +110,7 @@ def _trained_in_4bit(adapter_dir) -> bool:
     f = d/'azllm_config.yml' if d else None
     return bool(f and f.exists() and read_yaml(f).get('load_in_4bit'))
 
+# %% ../nbs/33_adapters.ipynb #1726d17d
 def merge_adapter(model_dir_or_spec:str|None, # base model; None: the one the adapter records
                   adapter_dir:str|Path, # a `run_sft` output
                   out:str|Path, # merged model directory (written atomically)

@@ -33,6 +33,7 @@ def _convert(rows:list[dict], src:str) -> list[dict]:
         print0(f"{src}: {n} {kinds} example{'s' * (n != 1)} converted to messages")
     return [to_messages(r, f) for r, f in zip(rows, fmts)]
 
+# %% ../nbs/18_chats.ipynb #678f1ea6
 def _jsonl_chats(path:Path) -> list[dict]:
     if is_url(path) or source_format(path)[1]:                  # S3 (any fsspec URL), or compressed: decompression bounded
         with open_source(path, binary=True) as f: out, raw = [], f.read()
@@ -56,6 +57,7 @@ def _jsonl_chats(path:Path) -> list[dict]:
         out.append(dict(row, where=f"{path}:{line_no}"))
     return _convert(out, str(path))
 
+# %% ../nbs/18_chats.ipynb #6a5d4a1a
 def _datasets_chats(path:Path, split:str) -> list[dict]:
     import datasets
     d = datasets.load_from_disk(str(path))
@@ -66,6 +68,7 @@ def _datasets_chats(path:Path, split:str) -> list[dict]:
         raise AzllmError(f"{path}: not chat data (columns: {', '.join(d.column_names)}); " + CHAT_FORMATS)
     return _convert([dict(row, where=f"{path}[{split}] row {i}") for i, row in enumerate(d)], f"{path}[{split}]")
 
+# %% ../nbs/18_chats.ipynb #bf911f2a
 def read_chats(src, # chat JSONL file(s) (messages, Alpaca or ShareGPT), a directory of them, or a `datasets.save_to_disk` directory
                split:str='train', # split of a `datasets` DatasetDict
               ) -> list[dict]:
@@ -99,6 +102,7 @@ def chat_format(row:dict) -> str|None:
     if 'instruction' in row and 'output' in row: return 'alpaca'
     return None
 
+# %% ../nbs/18_chats.ipynb #5d998661
 def to_messages(row:dict, # one example: messages, Alpaca or ShareGPT
                 fmt:str|None=None, # its `chat_format` (found if None)
                ) -> dict:
@@ -133,6 +137,7 @@ def has_generation_markers(template:str) -> bool:
     "Whether a chat template marks the trained spans with `{% generation %}` (what `return_assistant_tokens_mask` needs)."
     return re.search(r"\{%-?\s*generation\s*-?%\}", template) is not None
 
+# %% ../nbs/18_chats.ipynb #24ba75b4
 _PROBE = 'azllm-reply-7c1d'          # an assistant reply no template changes, to find what follows a reply
 
 def end_of_turn(tok, # a tokenizer with a chat template
@@ -146,6 +151,7 @@ def end_of_turn(tok, # a tokenizer with a chat template
     ids = tok(after, add_special_tokens=False)['input_ids'] if after else []
     return next((t for t in tok.convert_ids_to_tokens(ids) if t in special), tok.eos_token)
 
+# %% ../nbs/18_chats.ipynb #c3ec47f3
 PAD_CANDIDATES = (PAD, '<pad>', '<|endoftext|>', '<|pad|>')   # a dedicated padding token, in the order they are looked for
 
 def check_chat_tokenizer(tok, # a tokenizer from `load_tokenizer`
@@ -178,6 +184,7 @@ def tokenize_chat(messages:list[dict], # [{"role", "content"}, ...]
     out = chat_template(tok, messages, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)   # bounded: `render`
     return dict(input_ids=list(out['input_ids']), trained=[bool(m) for m in out['assistant_masks']])
 
+# %% ../nbs/18_chats.ipynb #25329760
 def _text(tok, messages:list[dict], prompt:bool=False) -> str:
     return chat_template(tok, messages, tokenize=False, add_generation_prompt=prompt) if messages else ''
 
@@ -222,6 +229,7 @@ def encode_chat(ex:dict, # an example: {"messages": [...], "where": ...}
                          "{% generation %}...{% endgeneration %}")
     return enc
 
+# %% ../nbs/18_chats.ipynb #13377475
 def prepare_chats(chats:list[dict], # from `read_chats`
                   tok, # a tokenizer that passed `check_chat_tokenizer`
                   max_length:int|None=None, # longest example in tokens; None for no limit
@@ -266,6 +274,7 @@ def token_strings(ids:list[int], # token ids
     if pending: out[-1] = tok.decode(pending, clean_up_tokenization_spaces=False)
     return out
 
+# %% ../nbs/18_chats.ipynb #b2d3822b
 def sft_preview(data, # chats from `read_chats`, or what `read_chats` reads
                 tok=None, # tokenizer, tokenizer path, or None for Llama 3
                 n:int=PREVIEW.n, # number of examples

@@ -252,6 +252,7 @@ def _tokenizer_flags(p, # the parser of `tokenizer train` or `tokenizer extend`
     if 'add' in own: config_flag(p, T, 'add', required=True, metavar='N')
     p.set_defaults(func=cmd_tokenizer)
 
+# %% ../nbs/70_cli.ipynb #00b8ff21
 def build_parser() -> argparse.ArgumentParser:
     "The `azllm` argument parser."
     ap = ArgumentParser(prog='azllm', description='Adapt a Llama-family model to Azerbaijani: tokenizer, '

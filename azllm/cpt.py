@@ -98,6 +98,7 @@ def _cacheable(sources) -> bool:
     "Whether every source is a file or URL whose content the fingerprint covers (a `datasets` name counts only by its name)."
     return all(is_url(f) or Path(f).is_file() for f in expand_sources(sources))
 
+# %% ../nbs/32_cpt.ipynb #dc1e64ca
 def data_workers(cfg:CPTRun, rt:Runtime, nbytes:int) -> int:
     "Tokenizing processes on this rank: the configured number, or (auto) this rank's share of the cores for a corpus over 64 MB."
     if cfg.data_workers != 'auto': return cfg.data_workers

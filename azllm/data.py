@@ -88,6 +88,7 @@ def check_regular(path:str|Path) -> Path:
         raise AzllmError(f"{path}: {kind}, not a regular file; azllm reads data from files, whose end it can see")
     return p
 
+# %% ../nbs/04_data.ipynb #32051b79
 class _Zstd(io.RawIOBase):
     "A zstd stream that fails on a truncated file (zstandard's `stream_reader` ends quietly where the bytes do), fed in small pieces so no read balloons."
     def __init__(self, f):
@@ -137,6 +138,7 @@ def storage_error(url, # what was being read
     if names & _UNREACHABLE:
         return AzllmError(f"{url}: cannot connect to the storage endpoint ({first}); check the endpoint (AWS_ENDPOINT_URL) and the network")
 
+# %% ../nbs/04_data.ipynb #f1fa582d
 def probe_remote(url) -> bool:
     "Whether `url` exists on its storage, asked once with the bounds in force: a silent endpoint is `storage_error`'s line now, not at the first checkpoint."
     with remote_calls(url): fs, path = require_fs(url); return fs.exists(path)
@@ -167,6 +169,7 @@ def source_format(name:str|Path) -> tuple[str, str|None]:
     if comp: stem, dot, ext = stem.rpartition('.')
     return (f'.{ext}' if dot else ''), comp
 
+# %% ../nbs/04_data.ipynb #7258ed98
 class _Checked(io.RawIOBase):
     "A binary stream that raises `AzllmError` at the first NUL byte, invalid UTF-8, damaged compression or a bomb as it is read: no second pass."
     def __init__(self, raw, name:str, start:int=0, end:int|None=None, comp:str|None=None, limit:int|None=None):
@@ -190,6 +193,7 @@ class _Checked(io.RawIOBase):
         return len(chunk)
     def close(self): self.raw.close(); super().close()
 
+# %% ../nbs/04_data.ipynb #c7f255f3
 def open_source(src:str|Path, # a local file or an fsspec URL, compressed or not
                 start:int|list=0, # first byte of an uncompressed file; of a zstd file, [a frame's offset, decompressed bytes to skip from there]
                 end:int|None=None, # byte after the last (None: to the end); of a zstd slice, the bytes to read after those skipped
@@ -255,6 +259,7 @@ def _jsonl_documents(f, name:str, field:str) -> Iterator[str]:
                              f"not an object with a {field!r} field")
         yield _field(row, field, f"{name}:{i}")
 
+# %% ../nbs/04_data.ipynb #b2749800
 def _parquet_documents(src:str, field:str, start:int=0, end:int|None=None) -> Iterator[str]:
     "The `field` column of a Parquet file, or of its row groups `start:end`."
 
@@ -339,6 +344,7 @@ def expand_sources(sources:str|Path|Iterable) -> list:
         out += [Path(f) if not is_url(f) else f for f in files]
     return out
 
+# %% ../nbs/04_data.ipynb #3ec3469f
 _VISIBLE = re.compile(r'[^\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]')   # (searched: it stops at the first one)
 
 def _pieces(doc:str) -> Iterator[str]:
@@ -368,6 +374,7 @@ def _raw_documents(s, text_field:str, split:str, start:int=0, end:int|None=None)
     elif looks_local(name): raise AzllmError(f"{name}: no such file or directory")   # ./x, /x, ~/x, runs/x: a path, never a dataset name
     else: yield from _datasets_documents(name, text_field, split)
 
+# %% ../nbs/04_data.ipynb #ca84bfa0
 def slice_documents(s, # one source: a file, URL or `datasets` name (see `expand_sources`)
                     text_field:str='text', split:str='train', normalize:bool=True, cyrillic:bool=False,
                     start:int=0, # first byte of a slice of a plain .txt or .jsonl file (at a document boundary)

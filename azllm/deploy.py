@@ -47,6 +47,7 @@ def _llama_cpp_for(quant:str):
                          "25 minutes on 2 cores), or export f16 and run llama.cpp's llama-quantize on the file") from None
     return llama_cpp
 
+# %% ../nbs/41_deploy.ipynb #b20bcb25
 def llama_quantize(src:str|Path, # an f16 GGUF file
                    dst:str|Path, # the file to write
                    quant:str, # one of `K_QUANTS`
@@ -69,6 +70,7 @@ def _file_model(path:Path, like):
     rf = tensors.get('rope_freqs.weight')
     return as_llama_cpp_rope(g, None if rf is None else gguf_tensor(*rf, dev))
 
+# %% ../nbs/41_deploy.ipynb #8b8f231d
 def against_trained(trained, tok, # the model as trained (float32) and its tokenizer
                     files:dict, # {quant: GGUF file}
                     texts:list[str], # held-out documents
@@ -94,6 +96,7 @@ def _cpp_line(c:dict) -> str:
     return (f"ids identical on {c['ids_identical']} documents, max logit difference {c['rel_logit_diff']:.2%} (allowed {c['tolerance']['rel_logit']:.0%}), "
             f"greedy agreement {c['top1_agreement']:.1%}, template rendered alike: {c['chat_template_rendered_identical']}, stops at {c['end_of_turn']}: {c['stops_at_eot']}")
 
+# %% ../nbs/41_deploy.ipynb #bc5ca08c
 def _verified(model, tok, f:Path, texts:list[str], quant:str) -> dict:
     "`round_trip` of the file `f`, or one error that names what differed."
     try: rep = round_trip(model, tok, f, texts, quant)

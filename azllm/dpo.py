@@ -98,6 +98,7 @@ def _pack_split(src, tok, cfg:DPORun, path:Path, split:str) -> dict:
            f"{st['rows']} rows of <= {cfg.seq_len} ({st['fill']:.0%} full); truncated {st['truncated']}, dropped {st['dropped']}")
     return st
 
+# %% ../nbs/37_dpo.ipynb #daf4b5f6
 @patch_to(DPOTask)
 def data(self, cfg:DPORun, tok, out:Path, rt:Runtime) -> tuple:
     dd = data_dir(out, rt)
@@ -117,6 +118,8 @@ def task_loss(cfg:DPORun):
     obj = cfg.objective()
     return lambda m, b, n: obj(m, b, n, cfg.head_chunk)
 
+
+# %% ../nbs/37_dpo.ipynb #80122b49
 def preference_metrics(model, # the (wrapped) peft model
                        data:PackedPairs, # held-out pairs (or KTO examples)
                        rt:Runtime, # this process
@@ -166,6 +169,8 @@ def reference_logps(model, # the wrapped peft model
             n = int(data.starts[i + 1] - data.starts[i]); out[data.starts[i]:data.starts[i + 1]] = ref[off:off + n]; off += n
     return np.asarray(rt.sum(out.tolist())) if rt.distributed else out
 
+
+# %% ../nbs/37_dpo.ipynb #c6061c47
 def reference_key(cfg, # the run config (its `REFERENCE_KEYS`)
                   base:str, # the reference model (`dpo_base`)
                   rows:Path, # a split's packed rows (written by `pack_rows`)

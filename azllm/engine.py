@@ -143,7 +143,7 @@ class TrainConfig(Config):
 
 
 
-# %% ../nbs/27_engine.ipynb #eb16d594
+# %% ../nbs/27_engine.ipynb #0a678c06
 @dataclass(frozen=True)
 class Plan:
     "What a run decided once from its config and its process; every later step reads it here and derives none of it again."
@@ -168,6 +168,7 @@ class Plan:
     @property
     def sp_rank(self) -> int: return self.rank % self.sp      # which shard of them it holds
 
+# %% ../nbs/27_engine.ipynb #f7f9a9c5
 def resolve_plan(cfg:TrainConfig, # precision, fp8_recipe, strategy, micro_batch
                  rt:Runtime, # this process
                 ) -> Plan:
@@ -178,18 +179,20 @@ def resolve_plan(cfg:TrainConfig, # precision, fp8_recipe, strategy, micro_batch
                 strategy='none' if rt.world == 1 else resolve_strategy(cfg.strategy),        # one process has nothing to split
                 micro_batch=None if cfg.micro_batch == 'auto' else cfg.micro_batch, rank=rt.rank, dp=dp, sp=sp)
 
-
 # %% ../nbs/27_engine.ipynb #91b7cafd
 def inner_model(model):
     "The `transformers` model under DDP, FSDP and peft wrappers."
     model = getattr(model, 'module', model)
     return model.get_base_model() if hasattr(model, 'get_base_model') else model
 
+
+# %% ../nbs/27_engine.ipynb #6de849fc
 def full_state_dict(model) -> dict:
     "The whole model's state dict on CPU, gathered from all processes (under FSDP2 every process must call this)."
     from torch.distributed.checkpoint.state_dict import get_model_state_dict, StateDictOptions
     return get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
 
+# %% ../nbs/27_engine.ipynb #d7754159
 def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
                     cfg:TrainConfig, # liger, liger_kernels, compile, grad_checkpointing, frozen_bf16
                     plan:Plan, # the run's precision, strategy and device (fp8 weights are all-gathered in float8 under fsdp2)
@@ -227,6 +230,7 @@ def set_up_training(model, # a bare causal LM (peft-wrapped is fine)
         if hasattr(model, 'enable_input_require_grads'): model.enable_input_require_grads()
     return info
 
+# %% ../nbs/27_engine.ipynb #cb300ebc
 def wrap_model(model, strategy:str, rt:Runtime, bf16:bool):
     "Move `model` to this process's device and wrap it for DDP or FSDP2."
     model.to(rt.device)
@@ -270,6 +274,7 @@ class Engine:
         self.measure_state, self.state_bytes = False, None    # set measure_state to record `state_bytes` at the next step's peak
         self.sp_group, self.sp, self.sp_rank, self.dp = None, 1, 0, None   # sequence parallelism: the group sharing each row, its size, this shard, (dp rank, dp)
 
+# %% ../nbs/27_engine.ipynb #bf2cbc05
 def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable parameters chosen
                  cfg:TrainConfig, # precision, strategy, liger, compile, optimizer keys
                  rt:Runtime, # this process (started)
@@ -289,6 +294,7 @@ def build_engine(model, # a bare causal LM (peft-wrapped is fine), trainable par
     if plan.sp > 1: eng.sp_group, eng.sp, eng.sp_rank, eng.dp = sp_group(plan.sp, plan.rank), plan.sp, plan.sp_rank, (plan.dp_rank, plan.dp)
     return eng, dict(info, strategy=plan.strategy, bf16=plan.bf16, **({'sequence_parallel': plan.sp} if plan.sp > 1 else {}))
 
+# %% ../nbs/27_engine.ipynb #50ca5fcb
 def eval_split(eng:Engine) -> dict:
     "How validation splits its rows (`runtime.validate`'s `part`, `shard`): under sequence parallelism by data-parallel group, each row sharded as in training; else nothing to say."
     if eng.sp_group is None: return {}
@@ -297,6 +303,7 @@ def eval_split(eng:Engine) -> dict:
         return mine, sequence_parallel(eng.sp_group, positions)
     return dict(part=eng.dp, shard=shard)
 
+# %% ../nbs/27_engine.ipynb #e97a14c0
 def lm_loss(model, # the wrapped model
             batch:dict, # `input_ids`, `shift_labels`[, `position_ids`]
             n_items:int, # scored tokens in the whole global batch
@@ -306,6 +313,7 @@ def lm_loss(model, # the wrapped model
                 shift_labels=batch['shift_labels'], num_items_in_batch=n_items)
     return out.loss, {}
 
+# %% ../nbs/27_engine.ipynb #b37e9d6e
 def train_step(eng:Engine, # from `build_engine`
                micro_batches:list[dict], # this process's micro-batches (`input_ids`, `shift_labels`[, `position_ids`]), on the device
                n_items:int, # scored items in the whole global batch (all micro-batches, all processes): tokens, or pairs for DPO
@@ -346,6 +354,7 @@ def step_batches(data, order:WindowOrder, step:int, rt:Runtime, pin:bool=False,
     every = [order.indices(step, k, r) for k in range(order.K) for r in range(order.W)]   # every data-parallel group's rows
     return mine, sum(data.count(i) for i in every), sum(data.n_tokens(i) for i in every)
 
+# %% ../nbs/27_engine.ipynb #6c403d22
 class Prefetcher:
     "Builds the batches of the next steps in a background thread (at most `depth` ahead)."
     def __init__(self, data, order:WindowOrder, start:int, stop:int, rt:Runtime, depth:int=2, dp_rank:Optional[int]=None):

@@ -30,9 +30,11 @@ def _batches(items:Iterable, size, limit:int):
         if n >= limit: yield batch; batch, n = [], 0
     if batch: yield batch
 
+# %% ../nbs/17_fertility.ipynb #cbdf7a54
 def _n_tokens(tok, texts:list[str]) -> list[int]:
     return [len(i) for i in tok(texts, add_special_tokens=False)['input_ids']]
 
+# %% ../nbs/17_fertility.ipynb #72a586aa
 def _fertility_rows(toks:dict, # name -> tokenizer
                     docs:Iterable[str], # held-out documents, read once
                     progress:bool=False, # a bar of the text's bytes read and their rate (a 200 MB text takes minutes)
@@ -57,6 +59,7 @@ def _fertility_rows(toks:dict, # name -> tokenizer
                          bytes_per_token=nbytes / n_tok[name], words_in_128k=int(CONTEXT_128K / fert), words=n_words, tokens=n_tok[name])
     return out
 
+# %% ../nbs/17_fertility.ipynb #11544c1c
 def fertility_stats(tok, # a `transformers` tokenizer
                     docs:Iterable[str], # held-out documents
                    ) -> dict:
@@ -71,6 +74,7 @@ def compare_tokenizers(toks:dict, # name -> tokenizer
     "One row of `fertility_stats` per tokenizer, from one pass over `docs` (a stream is read once, never held)."
     return pd.DataFrame([{'tokenizer': n, **r} for n, r in _fertility_rows(toks, docs, progress).items()]).set_index('tokenizer')
 
+# %% ../nbs/17_fertility.ipynb #6902c71f
 def segment(tok, # a tokenizer
             word:str, # one word
            ) -> str:
@@ -78,6 +82,7 @@ def segment(tok, # a tokenizer
     ids = tok(' ' + word, add_special_tokens=False)['input_ids']
     return '|'.join(tok.decode([i]) for i in ids).strip()
 
+# %% ../nbs/17_fertility.ipynb #0a2addc6
 def segmentation_table(toks:dict, # name -> tokenizer
                        words:list[str], # example words
                       ) -> pd.DataFrame:
@@ -140,6 +145,7 @@ def _save_tagged(fig, path):
     fig.savefig(buf, dpi=80, format=fmt, metadata={('Software' if fmt == 'png' else 'Creator'): PLOT_TAG})
     atomic_write_bytes(path, buf.getvalue())
 
+# %% ../nbs/17_fertility.ipynb #2362aa5a
 def plot_comparison(df:pd.DataFrame, # rows: tokenizers to compare
                     path:str|Path|None=None, # save the figure here (PNG) if given
                    ):

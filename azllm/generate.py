@@ -54,14 +54,17 @@ def _limit_memory(extra:int):
     cap = now + extra if hard == resource.RLIM_INFINITY else min(hard, now + extra)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
+# %% ../nbs/34_generate.ipynb #019e721b
 def _template_error(why:str) -> AzllmError:
     return AzllmError(f"the model's chat template {why}; fix chat_template in its tokenizer_config.json (or chat_template.jinja)")
 
+# %% ../nbs/34_generate.ipynb #a39bb222
 def _render(tok, messages:list[dict]) -> bytes:
     "b'ok' and the rendered text, or b'er' and the error's first line."
     try: return b'ok' + tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False).encode('utf-8', 'surrogatepass')
     except BaseException as e: return b'er' + f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}".encode('utf-8', 'replace')
 
+# %% ../nbs/34_generate.ipynb #c19c7dd5
 def render_chat(tok, # a tokenizer with a chat template
                 messages:list[dict], # the conversation
                 max_bytes:int, # longest text accepted (what the model's context can hold)
@@ -105,10 +108,12 @@ def render_chat(tok, # a tokenizer with a chat template
         raise AzllmError(f"the conversation renders to more than {max_bytes:,} bytes, more than the model's context can hold; shorten it")
     return out[2:].decode('utf-8', 'surrogatepass')
 
+# %% ../nbs/34_generate.ipynb #468d1f1c
 def context_of(model) -> int:
     "Tokens the model reads at most: its `max_position_embeddings`."
     return int(getattr(model.config, 'max_position_embeddings', None) or 131_072)
 
+# %% ../nbs/34_generate.ipynb #8ddd8e20
 def max_token_bytes(tok) -> int:
     "An upper bound on the bytes of text one token of `tok` stands for (its longest vocabulary entry, in UTF-8)."
     return max(len(t.encode('utf-8', 'surrogatepass')) for t in tok.get_vocab())
@@ -132,6 +137,7 @@ def load_chat_model(model_dir:str|Path, # merged model dir, base model dir/hub i
     tok = check_chat_tokenizer(load_tokenizer(resolve_tokenizer(None, model_dir)))
     return load_model(str(model_dir), tok).eval(), tok
 
+# %% ../nbs/34_generate.ipynb #6de23e62
 TEMPERATURES = (1e-2, 100.0)     # the sampling temperatures accepted besides 0 (greedy); 1e-300 made the probabilities inf/NaN
 
 def _utf8(text:str, what:str) -> str:
@@ -142,6 +148,7 @@ def _utf8(text:str, what:str) -> str:
                          "convert it (e.g. iconv -f cp1254 -t utf-8) or set the terminal to UTF-8") from None
     return text
 
+# %% ../nbs/34_generate.ipynb #3089a7e3
 def check_sampling(temperature:float, # 0: greedy
                    top_p:float, # nucleus sampling's probability mass
                   ):
@@ -152,11 +159,13 @@ def check_sampling(temperature:float, # 0: greedy
                          f"divided by it overflow (use 0 for the most likely token), above {hi:g} every token is about equally likely")
     if not 0 < top_p <= 1: raise AzllmError(f"top_p must be in (0, 1], got {top_p}")
 
+# %% ../nbs/34_generate.ipynb #5b0f05d2
 def stop_ids(tok) -> list[int]:
     "The token ids generation stops at: `<|eot_id|>` (end of a turn) and the end-of-text token, those the tokenizer has."
     eot = tok.convert_tokens_to_ids(end_of_turn(tok))
     return [i for i in dict.fromkeys([None if eot == tok.unk_token_id else eot, tok.eos_token_id]) if i is not None]
 
+# %% ../nbs/34_generate.ipynb #7c1dda3c
 def sample_ids(model, tok, # a causal LM and its tokenizer
                prompts:list[list[int]], # each prompt's token ids (already through the chat template)
                n:int=1, # samples per prompt (GRPO's group); rows come prompt by prompt
@@ -180,6 +189,7 @@ def sample_ids(model, tok, # a causal LM and its tokenizer
         with decode_threads(model): return decoder_for(model).sample(ids, am, max_new_tokens, temperature, top_p, stop, pad, streamer)
     finally: model.train(was)
 
+# %% ../nbs/34_generate.ipynb #27af60bc
 def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_model`)
              prompt:str|list[dict], # a conversation ending with a user turn, or one text
              chat:bool=True, # a text is one user message through the chat template; False: plain continuation
@@ -207,7 +217,6 @@ def generate(model, tok, # a causal LM and its tokenizer (e.g. from `load_chat_m
     streamer = TextStreamer(tok, skip_prompt=True, skip_special_tokens=True) if stream else None
     ids, mask = sample_ids(model, tok, [enc['input_ids'][0].tolist()], 1, max_new_tokens, temperature, top_p, streamer)
     return tok.decode(ids[0][mask[0].bool()], skip_special_tokens=True).strip()
-
 
 # %% ../nbs/34_generate.ipynb #b8e4d1e2
 GGUF_CONTEXT = 4096   # tokens of context llama.cpp allocates for a chat (the file's own can be 131,072: gigabytes of cache)

@@ -165,6 +165,8 @@ def _block(typ:int) -> tuple|None:
     import gguf
     try: return GGML_BLOCKS.get(typ) or tuple(gguf.GGML_QUANT_SIZES[gguf.GGMLQuantizationType(typ)])
     except (ValueError, KeyError): return None
+
+# %% ../nbs/40_gguf.ipynb #19453d16
 _U64 = struct.Struct('<Q').unpack_from
 
 def read_gguf(gguf_path:str|Path, # a GGUF file (version 2 or 3, little-endian)
@@ -277,6 +279,7 @@ def as_llama_cpp_rope(gmodel, # a model from `gguf_model`
 def _tokenizer_keys(meta:dict) -> dict:
     return {k.removeprefix('tokenizer.').removeprefix('ggml.'): v for k, v in meta.items() if k.startswith('tokenizer.')}
 
+# %% ../nbs/40_gguf.ipynb #445915fa
 def read_gguf_tokenizer(gguf_path:str|Path, # a GGUF file
                        ) -> dict:
     "The file's tokenizer keys without the `tokenizer.` and `ggml.` prefixes (tokens, merges, token_type, bos_token_id, ...)."

@@ -43,6 +43,7 @@ def check_prompt(row, # one parsed JSON line
         raise AzllmError(f"{where}: `prompt` must be chat messages ending with a non-empty user turn; {PROMPT_FORMAT}")
     return dict(row, prompt=p)
 
+# %% ../nbs/39_grpo.ipynb #1e468eb5
 def read_prompts(src:list[str]|str, # JSONL file(s) of prompts, or directories of them
                 ) -> list[dict]:
     "Every checked prompt row of `src`, in order."
@@ -197,6 +198,7 @@ def validate(self, trainer:TrainerView) -> dict:
     return mean_reward(trainer.eng.model, self.tok, self.valid, self.score, trainer.rt, trainer.batch['micro_batch'] * cfg.num_generations,
                        cfg.max_new_tokens, cfg.eval_rows)
 
+# %% ../nbs/39_grpo.ipynb #11969c82
 def run_grpo(cfg:GRPORun, # the run config
              progress:bool=True, # progress bar and printed lines
             ) -> Path:

@@ -62,6 +62,7 @@ def profile_kernel_names(step_fn, # runs one training step
         step_fn(); torch.cuda.synchronize()
     return {e.key for e in prof.key_averages()}
 
+# %% ../nbs/23_liger.ipynb #3371b389
 def liger_kernels_in_trace(names:Iterable[str], # kernel names from `profile_kernel_names`
                            expected:Iterable[str], # Liger kernel options that should have run
                           ) -> dict:

@@ -24,6 +24,7 @@ def _matmul_dtype(x:torch.Tensor) -> torch.dtype:
     dev = x.device.type
     return torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
 
+# %% ../nbs/29_logps.ipynb #6f0a4d4c
 def chunk_logp(z:torch.Tensor, # (n, V) logits of n scored tokens, in the head's matmul dtype
                y:torch.Tensor, # (n,) their labels
                grad:bool=False, # also return d logp / dz
@@ -36,6 +37,7 @@ def chunk_logp(z:torch.Tensor, # (n, V) logits of n scored tokens, in the head's
     hit = torch.arange(z.shape[1], device=z.device)[None] == y[:, None]
     return logp, (hit.to(zf.dtype) - (zf - lse).exp()).to(z.dtype)
 
+# %% ../nbs/29_logps.ipynb #547302ce
 @functools.cache
 def _compiled_chunk_logp():
     "`chunk_logp` compiled once, for a GPU: one fused pass over each chunk's logits instead of five (dynamic: chunks differ in length)."
@@ -81,6 +83,7 @@ class TokenLogps(torch.autograd.Function):
             if dw is not None: dw += (dz.t() @ hidden[i]).to(dw.dtype)
         return dh, (dw.to(weight.dtype) if dw is not None else None), None, None, None
 
+# %% ../nbs/29_logps.ipynb #ac054586
 def token_logps(hidden:torch.Tensor, # final hidden states, (..., H)
                 weight:torch.Tensor, # the head's weight, (V, H)
                 labels:torch.Tensor, # (...) label ids, -100 where nothing is scored

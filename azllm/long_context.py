@@ -21,6 +21,7 @@ def _autocast_state(x:torch.Tensor) -> tuple:
     dev = x.device.type
     return dev, torch.is_autocast_enabled(dev), torch.get_autocast_dtype(dev)
 
+# %% ../nbs/21_long_context.ipynb #c9ec6c74
 class TiledMLP(torch.autograd.Function):
     "An MLP over chunks of the sequence (dim -2): forward keeps only its input; backward recomputes one chunk at a time."
     @staticmethod
@@ -75,6 +76,7 @@ def tile_mlp(base, # a `transformers` causal LM (the model under any peft wrappe
 # %% ../nbs/21_long_context.ipynb #166f566c
 def _chunk_ce(head, h, y): return F.cross_entropy(head(h).float().flatten(0, 1), y.flatten(), ignore_index=-100, reduction='sum')
 
+# %% ../nbs/21_long_context.ipynb #8e8da653
 def tiled_cross_entropy(hidden:torch.Tensor, # final hidden states, (batch, seq, hidden)
                         head:torch.nn.Module, # the output projection
                         shift_labels:torch.Tensor, # the next token of each position, -100 where none is scored
@@ -150,6 +152,8 @@ def _offloaded(fn, stash, *args, **kw):
              else torch.autograd.graph.save_on_cpu(pin_memory=False))
     with hooks: return checkpoint(functools.partial(fn, **kw), *args, use_reentrant=True)
 
+
+# %% ../nbs/21_long_context.ipynb #6417088f
 def offload_layers(base, # a `transformers` causal LM
                    pin:bool=True, # pinned host memory (needs CUDA)
                   ) -> int:
@@ -180,6 +184,7 @@ def check_rope_scaling(d:dict|None) -> dict|None:
             raise ValueError(f"{k} must be a finite number (got {v!r})")
     return d
 
+# %% ../nbs/21_long_context.ipynb #3bfa2dba
 def scale_rope(base, # a `transformers` causal LM
                scaling:dict|None, # a `check_rope_scaling` value, or None (the model as it is)
                seq_len:int, # tokens per row the run trains on

@@ -33,6 +33,7 @@ def lora_weight(Ws:list, # frozen base weights (d_out_i, d_in) of projections of
     rows = [torch.cat([Ws[i]] + [scales[i] * Bs[i] if j == i else zero(i, j) for j in range(len(Ws))], 1) for i in range(len(Ws))]
     return torch.cat(rows, 0), torch.cat(As, 0)
 
+# %% ../nbs/24_lora_kernels.ipynb #ea71cdab
 def lora_forward(x:torch.Tensor, # input rows (N, d_in)
                  Wa:torch.Tensor, # widened weight from `lora_weight`
                  A:torch.Tensor, # stacked A from `lora_weight`
@@ -41,6 +42,7 @@ def lora_forward(x:torch.Tensor, # input rows (N, d_in)
     xa = torch.cat([x, x @ A.t()], 1)
     return xa @ Wa.t(), xa
 
+# %% ../nbs/24_lora_kernels.ipynb #b1f903f6
 def lora_backward(dy:torch.Tensor, # output gradient (N, sum d_out), the projections side by side
                   x:torch.Tensor, # the input (N, d_in)
                   xA:torch.Tensor, # x A^T (N, sum r)
@@ -119,11 +121,13 @@ def lora_parts(layer) -> tuple|None:
     if getattr(base, 'bias', None) is not None or getattr(layer, 'lora_bias', {}).get(name, False): return None
     return base.weight, layer.lora_A[name].weight, layer.lora_B[name].weight, float(layer.scaling[name])
 
+# %% ../nbs/24_lora_kernels.ipynb #b1064476
 def _compute_dtype(x:torch.Tensor) -> torch.dtype:
     "The dtype autocast would run a matmul in here (x's own dtype outside autocast)."
     dev = x.device.type
     return torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
 
+# %% ../nbs/24_lora_kernels.ipynb #fb62074d
 def fused_apply(fn, x:torch.Tensor, scales:tuple, tensors:list):
     "Run autograd function `fn` on `x` flattened to rows, every tensor cast to the autocast dtype (as autocast would), autocast off inside."
     dt = _compute_dtype(x)
@@ -137,18 +141,21 @@ def _group(layers:list) -> tuple|None:
     if any(p is None for p in parts): return None
     return tuple(p[3] for p in parts), [t for p in parts for t in p[:3]]
 
+# %% ../nbs/24_lora_kernels.ipynb #1991ca96
 def fused_mlp_forward(self, x):
     "LlamaMLP.forward through `LoRASwiGLUMLP` (the module's own forward when the adapters cannot run fused, e.g. merged)."
     g = _group([self.gate_proj, self.up_proj, self.down_proj])
     if g is None: return type(self).forward(self, x)
     return fused_apply(LoRASwiGLUMLP, x, *g).view(*x.shape[:-1], -1)
 
+# %% ../nbs/24_lora_kernels.ipynb #e6d58eb7
 def fused_o_forward(self, x, *args, **kwargs):
     "A peft LoRA linear's forward through `LoRAProjections` (o_proj)."
     g = _group([self])
     if g is None or args or kwargs: return type(self).forward(self, x, *args, **kwargs)
     return fused_apply(LoRAProjections, x, *g).view(*x.shape[:-1], -1)
 
+# %% ../nbs/24_lora_kernels.ipynb #21dfafa1
 def fused_attention_forward(self, hidden_states, position_embeddings=None, attention_mask=None, **kwargs):
     "LlamaAttention.forward with q, k and v from one `LoRAProjections` node; with a KV cache (generation), the module's own forward."
     g = _group([self.q_proj, self.k_proj, self.v_proj])
@@ -183,6 +190,7 @@ def _why_not(layer, name:str) -> str|None:
     if layer.lora_variant: return f"{name} is not plain LoRA (DoRA or another variant)"
     return None
 
+# %% ../nbs/24_lora_kernels.ipynb #1fb19d7c
 def apply_lora_kernels(model, # a peft-wrapped Llama (the adapter format stays peft's)
                        groups=tuple(LORA_KERNEL_GROUPS), # which of 'mlp', 'qkv', 'o' to fuse
                       ) -> dict:
@@ -225,6 +233,7 @@ def lora_pair(model, # a Llama (its weights are copied, not changed)
     fused = copy.deepcopy(ref)
     return ref, fused, apply_lora_kernels(fused)
 
+# %% ../nbs/24_lora_kernels.ipynb #15df5310
 def loss_and_grads(model, ids:torch.Tensor, bf16:bool=False) -> tuple:
     "Loss of next-token prediction on `ids`, and the gradients of the trainable parameters and of the input embeddings."
     model.zero_grad(set_to_none=True)
@@ -238,6 +247,7 @@ def loss_and_grads(model, ids:torch.Tensor, bf16:bool=False) -> tuple:
 # %% ../nbs/24_lora_kernels.ipynb #f7c1b0a2
 def _fp32_output(module, args, out): return out.float()
 
+# %% ../nbs/24_lora_kernels.ipynb #e2395a31
 @torch.no_grad()
 def frozen_to_bf16(model, # a causal LM (peft-wrapped is fine) whose frozen weights bf16 autocast would cast at every use
                   ) -> int:
@@ -264,6 +274,7 @@ def to_fp8(t:torch.Tensor, # a matrix (rows, k), any float dtype
     scale = top / amax
     return (t.float() * scale).clamp(-top, top).to(dtype).contiguous(), scale.reciprocal()
 
+# %% ../nbs/24_lora_kernels.ipynb #c14abf6a
 class Float8FrozenMatmul(torch.autograd.Function):
     "`x Wᵀ` (bf16 out) with the frozen `W` stored in float8 once, as `W` and `Wᵀ` with their scales; `x` and `dy` cast per call; backward gives `dx` only."
     @staticmethod
@@ -281,6 +292,7 @@ class Float8FrozenMatmul(torch.autograd.Function):
         dx = torch._scaled_mm(dq, wt8.t(), scale_a=d_inv, scale_b=wt_inv, out_dtype=torch.bfloat16)
         return dx.to(ctx.dtype), None, None, None, None, None
 
+# %% ../nbs/24_lora_kernels.ipynb #c619df0a
 def _fp8_frozen_forward(self, x):
     "A frozen linear layer's forward through `Float8FrozenMatmul`, or through its bf16 weight inside `frozen_exact`."
     if self.fp8_exact: return F.linear(x.to(self.weight.dtype), self.weight)
@@ -288,6 +300,7 @@ def _fp8_frozen_forward(self, x):
                                  self.fp8_weight_t_inv, self.fp8_rowwise)
     return y.view(*x.shape[:-1], -1)
 
+# %% ../nbs/24_lora_kernels.ipynb #ca2a6158
 @torch.no_grad()
 def frozen_to_float8(model, # a causal LM (peft-wrapped is fine), before FSDP wrapping
                      rowwise:bool=False, # scales per row (fp8_recipe: rowwise) or per tensor (tensorwise)
@@ -311,6 +324,7 @@ def frozen_to_float8(model, # a causal LM (peft-wrapped is fine), before FSDP wr
         names.append(name)
     return names
 
+# %% ../nbs/24_lora_kernels.ipynb #b0bf8ffc
 @contextlib.contextmanager
 def frozen_exact(model, # a model whose frozen weights `frozen_to_float8` stored in float8 (any other: nothing changes)
                 ):
@@ -340,6 +354,7 @@ def nf4_config():
     return BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4', bnb_4bit_use_double_quant=True,
                               bnb_4bit_compute_dtype=torch.bfloat16)
 
+# %% ../nbs/24_lora_kernels.ipynb #669aa345
 def _linears(model):
     "(parent, attribute name, nn.Linear) of every linear layer inside the decoder layers."
     for layer in model.model.layers:
@@ -348,6 +363,7 @@ def _linears(model):
                 parent_name, _, attr = name.rpartition('.')
                 yield layer.get_submodule(parent_name) if parent_name else layer, attr, mod
 
+# %% ../nbs/24_lora_kernels.ipynb #71ade5e4
 @torch.no_grad()
 def quantize_4bit(model, # a Llama-family model (e.g. a random-init preset) on a CUDA device
                  ):
@@ -364,6 +380,7 @@ def quantize_4bit(model, # a Llama-family model (e.g. a random-init preset) on a
     model.is_loaded_in_4bit = True                     # what peft reads to give these layers its 4-bit LoRA
     return model
 
+# %% ../nbs/24_lora_kernels.ipynb #33bebb25
 @torch.no_grad()
 def dequantize_4bit(model, # a model with bitsandbytes `Linear4bit` layers
                     dtype:torch.dtype=torch.bfloat16, # dtype of the plain weights

@@ -59,6 +59,7 @@ def require_flash_attn():
                          "--no-build-isolation, on a CUDA machine); or use attn_implementation: sdpa")
     if not torch.cuda.is_available(): raise AzllmError("attn_implementation: flash_attention_2 needs a CUDA GPU; use sdpa on this machine")
 
+# %% ../nbs/25_model.ipynb #ed06c616
 def _bf16_on_gpu(cfg:LlamaConfig):
     "A random-init Llama built straight on this GPU in bf16 (an 8B in fp32 on the CPU would take 32 GB and minutes)."
     old = torch.get_default_dtype()
@@ -67,6 +68,7 @@ def _bf16_on_gpu(cfg:LlamaConfig):
         with torch.device('cuda', torch.cuda.current_device()): return LlamaForCausalLM(cfg)
     finally: torch.set_default_dtype(old)
 
+# %% ../nbs/25_model.ipynb #c1869f08
 def load_model(spec:str, # `preset:NAME`, a local directory, a GGUF file or packaged model (`azllm.weights`), or a hub id
                tokenizer=None, # needed for presets (vocabulary size, special ids)
                seed:int=0, # random init of presets
@@ -103,6 +105,7 @@ def _old_pieces(token:str, old_tok, old_vocab:dict) -> list[int]:
         ids = old_tok(text, add_special_tokens=False)['input_ids']
     return ids
 
+# %% ../nbs/25_model.ipynb #62f70dd5
 VOCAB_INITS = ('pieces', 'mean', 'random')   # how a new token's row starts: its old pieces' mean, all rows' mean, or noise of their scale
 
 @torch.no_grad()
@@ -116,6 +119,7 @@ def _transfer_matrix(old_w:torch.Tensor, plan:list, new:list[bool], init:str='pi
         out[torch.tensor(new)] = mean + noise.to(out.dtype)
     return out.to(old_w.dtype)
 
+# %% ../nbs/25_model.ipynb #46cc4543
 @torch.no_grad()
 def transfer_vocabulary(model, # a causal LM trained with `old_tok`
                         old_tok, # the tokenizer the model was trained with

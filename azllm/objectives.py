@@ -167,6 +167,7 @@ class KTO(Objective):
                     desirable=des.float().sum())
         return sp_share(per.sum() / n_items), {k: sp_share(v) for k, v in sums.items()}
 
+# %% ../nbs/36_objectives.ipynb #6a25553a
 def kto_loss(model, # the wrapped peft model
              batch:dict, # from `PackedPairs.batch` of KTO examples (has `desirable`)
              n_items:int, # examples in the whole global batch

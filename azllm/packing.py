@@ -81,6 +81,7 @@ class JoinedTokens:
             out.append(self._checked(i, self.parts[i][lo:hi])); a += hi - lo; i += 1
         return np.concatenate(out) if len(out) != 1 else out[0]
 
+# %% ../nbs/07_packing.ipynb #53454a96
 def token_files(path:str|Path) -> list:
     "`(file, dtype)` of a token file (uint32), or of every shard of a folder of shards (its `manifest.json` says which, in order, and their dtype)."
     path = Path(path)
@@ -88,6 +89,7 @@ def token_files(path:str|Path) -> list:
     m = loads_json((path/'manifest.json').read_text(), path/'manifest.json')
     return [(path/s['file'], np.dtype(m['dtype'])) for s in m['shards']]
 
+# %% ../nbs/07_packing.ipynb #7d59aeb6
 class PackedTokens:
     "Fixed windows of `seq_len` (+1 for the shifted labels) over a flat token file or a folder of token shards."
     def __init__(self, path:str|Path, # `.bin` file written by `tokenize_to_file`, or a folder of shards (`azllm.tokens.prepare_tokens`)
@@ -119,6 +121,7 @@ def doc_positions(input_ids:torch.Tensor, # (batch, seq) inputs
     start = torch.where(input_ids == bos_id, idx, torch.zeros_like(idx))
     return idx - torch.cummax(start, dim=1).values
 
+# %% ../nbs/07_packing.ipynb #3848a1bf
 def collate(windows:list[np.ndarray], # windows of `seq_len + 1` tokens
             bos_id:int, # bos id (labels equal to it are masked)
             doc_mask:bool=False, # document-local attention: position ids that restart at each bos
@@ -132,6 +135,7 @@ def collate(windows:list[np.ndarray], # windows of `seq_len + 1` tokens
     if doc_mask: batch['position_ids'] = doc_positions(inputs, bos_id)
     return batch
 
+# %% ../nbs/07_packing.ipynb #6802056b
 @patch
 def batch(self:PackedTokens, idx:list[int], # window indices
           doc_mask:bool=False, # document-local position ids
@@ -203,6 +207,7 @@ def pack_rows(examples:list[dict], # each {'input_ids': [...], 'trained': [bool,
     return dict(examples=len(examples), rows=len(rows), tokens=len(ids), trained_tokens=int(sum(trained)),
                 fill=len(ids) / max(1, len(rows) * seq_len))
 
+# %% ../nbs/07_packing.ipynb #236812af
 class PackedRows:
     "Rows of whole conversations written by `pack_rows`: `len`, `batch(idx)`, `count(idx)`."
     def __init__(self, path:str|Path, # directory written by `pack_rows`
@@ -251,6 +256,7 @@ def _byte_decoder() -> dict:
         if b not in bs: bs.append(b); cs.append(256 + n); n += 1
     return {chr(c): b for b, c in zip(bs, cs)}
 
+# %% ../nbs/07_packing.ipynb #827994e7
 def token_byte_lengths(tok) -> np.ndarray:
     "UTF-8 bytes each token id stands for (0 for special tokens)."
     dec, special = _byte_decoder(), set(tok.all_special_ids) | set(tok.added_tokens_decoder)

@@ -31,6 +31,7 @@ def _reply(v, key:str, where:str) -> str:
     if isinstance(v, str) and v.strip(): return v
     raise AzllmError(f"{where}: `{key}` must be one non-empty assistant reply (got {json.dumps(v, ensure_ascii=False)[:80]}); {PAIR_FORMAT}")
 
+# %% ../nbs/19_pairs.ipynb #3dbfca0e
 def check_pair(row, # one parsed JSON line
                where:str, # file:line, for messages
               ) -> dict:
@@ -66,6 +67,7 @@ def _jsonl_pairs(path:Path, check=None) -> list[dict]:
         out.append((check or check_pair)(row, f"{path}:{n}"))
     return out
 
+# %% ../nbs/19_pairs.ipynb #d6221a0b
 def read_pairs(src, # preference JSONL file(s), or a directory of them
                check=None, # the row checker (None: `check_pair`; KTO's `check_unpaired`)
               ) -> list[dict]:
@@ -88,6 +90,7 @@ def _common_prefix(a:list, b:list) -> int:
     while n < min(len(a), len(b)) and a[n] == b[n]: n += 1
     return n
 
+# %% ../nbs/19_pairs.ipynb #0422739a
 def encode_pair(pair:dict, # from `read_pairs`
                 tok, # a tokenizer that passed `check_chat_tokenizer`
                ) -> dict:
@@ -110,6 +113,7 @@ def pack_example(enc:dict, # from `encode_pair`
     return dict(input_ids=c + r, trained=[i >= n for i in range(len(c))] + [i >= n for i in range(len(r))],
                 positions=list(range(len(c))) + list(range(len(r))))
 
+# %% ../nbs/19_pairs.ipynb #d0316bbf
 def encode_pairs(pairs:list[dict], # from `read_pairs`
                  tok, # a tokenizer that passed `check_chat_tokenizer`
                  seq_len:int, # row length: a pair must fit in it
@@ -190,6 +194,7 @@ def check_unpaired(row, # one parsed JSON line
     except AzllmError as e: raise AzllmError(str(e).replace('`chosen`', '`completion`').replace(PAIR_FORMAT, UNPAIRED_FORMAT)) from None   # KTO's words
     return dict(prompt=pair['prompt'], completion=pair['chosen'], label=row['label'], where=where)
 
+# %% ../nbs/19_pairs.ipynb #12a8607f
 def _prompt_and_completion(ex:dict, tok) -> tuple[list, list]:
     "Token ids of `ex`'s prompt and of its completion, split where prompt and prompt+completion diverge (as TRL's KTO splits them)."
     try:
@@ -204,6 +209,7 @@ def _prompt_and_completion(ex:dict, tok) -> tuple[list, list]:
     n = _common_prefix(p, pc)
     return pc[:n], pc[n:]
 
+# %% ../nbs/19_pairs.ipynb #12b9f59a
 def encode_unpaired(rows:list[dict], # from `read_pairs(src, check_unpaired)`
                     tok, # a tokenizer that passed `check_chat_tokenizer`
                     seq_len:int, # row length: an example (its sequence and the mismatched one) must fit

@@ -54,6 +54,7 @@ def _pad_rows(name:str, t:torch.Tensor, pad:int) -> torch.Tensor:
     else: extra = t.new_full((t.shape[0], pad, *t.shape[2:]), -100 if name == 'shift_labels' else -1 if name == 'seq_ids' else 0)
     return torch.cat([t, extra.to(t.dtype)], 1)
 
+# %% ../nbs/20_parallel.ipynb #2c85de2d
 def shard_batch(batch:dict, # a micro-batch: `input_ids`, `shift_labels` (labels shifted already)[, `position_ids`, `seq_ids`, per-sequence slots]
                 sp:int, # the sequence-parallel degree
                 sp_rank:int, # this process's place in its group
@@ -88,6 +89,7 @@ class _AllToAll(torch.autograd.Function):
         scatter, gather = ctx.dims
         return _AllToAll.apply(g.contiguous(), ctx.group, gather, scatter), None, None, None
 
+# %% ../nbs/20_parallel.ipynb #7fc8b8c7
 def all_to_all(x:torch.Tensor, group, scatter:int, gather:int) -> torch.Tensor:
     "Differentiable all-to-all over `group`: `x`'s `scatter` dimension is split over the processes, their `gather` dimension joined."
     return _AllToAll.apply(x, group, scatter, gather)
@@ -119,6 +121,7 @@ class SPGroup:
         self.masks[kernel, dtype] = m
         return m
 
+# %% ../nbs/20_parallel.ipynb #f2056b9a
 _ACTIVE: list = []      # the SPGroup of the micro-batch being computed (empty: attention runs as the model's own)
 
 @contextlib.contextmanager
@@ -137,6 +140,7 @@ def _kernel(module, name:str):
     from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
     return ALL_ATTENTION_FUNCTIONS[name]
 
+# %% ../nbs/20_parallel.ipynb #29b96fa8
 def ulysses_attention(kernel:str):
     "An attention function for transformers' registry: with an active `sequence_parallel`, all-to-all from sequence shards to head shards, `kernel`, and back."
     def attend(module, query, key, value, attention_mask, **kw):
@@ -150,6 +154,7 @@ def ulysses_attention(kernel:str):
         return all_to_all(out, sp.group, 1, 2), None       # (B, L, heads/sp, D) -> (B, L/sp, heads, D)
     return attend
 
+# %% ../nbs/20_parallel.ipynb #278c1113
 def _mask_of(kernel:str):
     "The mask function of a wrapped kernel: none under sequence parallelism (the wrapper builds the full sequence's), else the kernel's own."
     def mask(*a, **kw):
@@ -157,6 +162,7 @@ def _mask_of(kernel:str):
         return None if _ACTIVE else ALL_MASK_ATTENTION_FUNCTIONS[kernel](*a, **kw)
     return mask
 
+# %% ../nbs/20_parallel.ipynb #e1624327
 def use_ulysses(model, # a causal LM (wrapped or not: its inner model's config is changed)
                 kernel:str, # the attention kernel it runs (`SP_KERNELS`)
                ) -> str:
@@ -193,6 +199,7 @@ class _GroupSum(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g): return _GroupSum.apply(g.contiguous(), ctx.group), None
 
+# %% ../nbs/20_parallel.ipynb #0721b74e
 def sp_sum(t:torch.Tensor) -> torch.Tensor:
     "`t` summed over the active sequence-parallel group (differentiable: each shard's part gets the gradient of the sum); `t` outside one."
     return _GroupSum.apply(t, _ACTIVE[-1].group) if _ACTIVE else t

@@ -235,10 +235,12 @@ def _bpb_table(runs:dict) -> pd.DataFrame:
                  val_ppl=r['val_ppl'], val_bpb=r['val_bpb']) for n, r in runs.items()]
     return pd.DataFrame(rows).set_index('run')
 
+# %% ../nbs/52_pipeline.ipynb #2715a11a
 def _train_losses(run_dir:Path) -> list[float]:
     "Training loss per logged step of a CPT run (`log.jsonl`)."
     return [loss for _, loss in read_losses(run_dir)['train']] if (run_dir/'log.jsonl').exists() else []
 
+# %% ../nbs/52_pipeline.ipynb #db85666e
 def _rising(losses:list[float]) -> bool:
     "Whether a loss curve ends higher than it starts (means of the first and last quarter)."
     q = max(1, len(losses) // 4)
@@ -336,12 +338,14 @@ def _timed(timings:dict, name:str, bar):
         timings[name] = time.time() - t0; bar.update(1)
     return cm()
 
+# %% ../nbs/52_pipeline.ipynb #8c75b53f
 def _above_bars(progress:bool):
     "While progress bars are on screen, print stage lines above them instead of through them."
     import contextlib, sys
     from tqdm.contrib import DummyTqdmFile
     return contextlib.redirect_stdout(DummyTqdmFile(sys.stdout)) if progress else contextlib.nullcontext()
 
+# %% ../nbs/52_pipeline.ipynb #62660ce1
 def _relocate(root:Path, old:str, new:str):
     "Runs record the (absolute) directory they were written in; point those records at the final place."
     pairs = [(old, new), (json.dumps(old)[1:-1], json.dumps(new)[1:-1])]     # also as JSON with \\u escapes writes it

@@ -48,6 +48,7 @@ def answers(model_dir:str|Path, # a model directory or a run directory with an a
             for q in questions]
     return [generate(model, tok, m, max_new_tokens=max_new_tokens, temperature=0) for m in msgs]
 
+# %% ../nbs/53_real_quickstart.ipynb #02829984
 def azerbaijani_share(texts:list[str]) -> float|None:
     "The share of `texts` a language identifier reads as Azerbaijani (among Azerbaijani, Turkish, English, Russian), or None without one."
     try: from lingua import Language, LanguageDetectorBuilder
@@ -70,6 +71,7 @@ def _cpt_runs(tmp:Path, base:str, ext_dir:Path, valid_file:Path, b:dict, progres
     p2 = run('extended-phase2', model=p1['final'], phase='full', max_steps=b['cpt_steps'] - b['phase1'], lr=2e-4)
     return {'own-tokenizer': own, 'extended-phase1': p1, 'extended-phase2': p2}
 
+# %% ../nbs/53_real_quickstart.ipynb #392b0d61
 def _chat_runs(tmp:Path, cpt_final:str, b:dict, progress:bool) -> tuple[str, str]:
     "LoRA SFT on the telecom chats from the CPT model, then DPO from the SFT adapter (reference: the adapter switched off)."
     from azllm.sft import SFTRun, run_sft

@@ -22,8 +22,10 @@ RENDER_CHARS = 1 << 24    # characters one rendering may produce (16 Mi; a 128k-
 class _OverBudget(BaseException):
     "A rendering over its time or output budget (a BaseException: no library's `except Exception` swallows it on the way out)."
 
+# %% ../nbs/14_render.ipynb #0300561b
 def _over_time(seconds:float) -> _OverBudget: return _OverBudget(f"did not finish in {seconds:g} s (does it loop?)")
 
+# %% ../nbs/14_render.ipynb #dcbe8e64
 @contextlib.contextmanager
 def deadline(seconds:float, # the budget
             ):
@@ -110,11 +112,13 @@ def _bounded_chat_template(source:str):
     import transformers.utils.chat_template_utils as ctu
     with mock.patch.object(ctu, 'ImmutableSandboxedEnvironment', BoundedEnvironment): return _COMPILER[0](source)
 
+# %% ../nbs/14_render.ipynb #0a5f9a91
 _COMPILER = []   # transformers' own uncached compiler, taken before `bounded_templates` patches its name (older transformers has no other handle)
 
 def _remember_compiler(ctu):
     if not _COMPILER: _COMPILER.append(getattr(ctu, '_cached_compile_jinja_template', None) or ctu._compile_jinja_template.__wrapped__)
 
+# %% ../nbs/14_render.ipynb #d83ecddc
 def _lm_eval_env():
     "lm-eval's template environment (StrictUndefined, trailing newlines kept, its `regex_replace`), bounded."
     import lm_eval.utils as lu
@@ -123,6 +127,7 @@ def _lm_eval_env():
     env.filters.update({k: f for k, f in lu.env.filters.items() if k not in env.filters})
     return env
 
+# %% ../nbs/14_render.ipynb #b99ea340
 class _TimedPattern:
     "A compiled regular expression whose every match runs under `deadline` (a catastrophic pattern in a task's `filter_list`)."
     def __init__(self, p): self.p = p
@@ -135,11 +140,13 @@ class _TimedPattern:
             except _OverBudget as e: raise _OverBudget(f"(its filter_list regex {self.p.pattern!r}) {e}") from None
         return timed
 
+# %% ../nbs/14_render.ipynb #63f40adf
 class _TimedRe:
     "`re` as lm-eval's filters see it inside `bounded_templates`: what they compile matches on the render budget."
     def __getattr__(self, k): return getattr(re, k)
     def compile(self, pattern, flags=0): return _TimedPattern(re.compile(pattern, flags))
 
+# %% ../nbs/14_render.ipynb #5f65c8e7
 @contextlib.contextmanager
 def bounded_templates(what:str, # what renders, for the message: "the chat template", "a task template"
                       lm_eval:bool=False, # lm-eval's task templates and regex filters too (sandboxed: a task template reaches no Python object)
@@ -156,6 +163,7 @@ def bounded_templates(what:str, # what renders, for the message: "the chat templ
         try: yield
         except _OverBudget as e: raise AzllmError(f"{what} {e}; fix it") from None
 
+# %% ../nbs/14_render.ipynb #4a713bb3
 def chat_template(tok, # a tokenizer with a chat template
                   messages:list[dict], # the conversation
                   **kwargs, # what `apply_chat_template` takes: tokenize, return_dict, add_generation_prompt, ...

@@ -55,6 +55,7 @@ def _detector():
     except ImportError: raise AzllmError("the azerbaijani reward needs Lingua: pip install lingua-language-detector") from None
     return LanguageDetectorBuilder.from_languages(*(getattr(Language, n) for n in DRIFT_LANGUAGES)).build(), Language.AZERBAIJANI
 
+# %% ../nbs/38_rewards.ipynb #b7306d84
 def azerbaijani(completions:list[str], **_) -> list[float]:
     "Lingua's confidence that each completion is Azerbaijani (0 to 1; 0.5 for a reply without letters)."
     det, az = _detector()
@@ -90,6 +91,7 @@ def reward_function(name:str) -> Callable:
     raise AzllmError(f"rewards: no reward named {name!r}; the built-in ones are {', '.join(REWARDS)}"
                      + (f", and {mods} has no function {name}" if mods else "; a function of your own comes from an installed module: --reward-module mypackage.rewards"))
 
+# %% ../nbs/38_rewards.ipynb #9f3322b5
 def combined_reward(weights:dict[str, float], # reward name -> weight
                     **settings, # keyword settings of the built-in rewards (length_band's lo, hi)
                    ) -> Callable:

@@ -102,6 +102,8 @@ def check_fp8(cuda:bool, # a CUDA device is in use
     import importlib.util
     if importlib.util.find_spec('torchao') is None: raise AzllmError("precision: fp8 trains with torchao's float8: pip install torchao")
 
+
+# %% ../nbs/06_runtime.ipynb #6c93f0a5
 def use_bf16(precision:str, # 'auto', 'bf16', 'fp32' or 'fp8'
              cuda:bool, # a CUDA device is in use
             ) -> bool:
@@ -111,6 +113,7 @@ def use_bf16(precision:str, # 'auto', 'bf16', 'fp32' or 'fp8'
     if precision == 'fp8': check_fp8(cuda)
     return bf16
 
+# %% ../nbs/06_runtime.ipynb #2c977af8
 def autocast(bf16:bool, # compute in bf16
              device_type:str='cuda', # autocast device type
             ):
@@ -128,6 +131,7 @@ def fp8_pays(module, # a module of the model
     i, o = module.in_features, module.out_features
     return i % 16 == 0 and o % 16 == 0 and i * o >= FP8_MIN_ELEMENTS
 
+# %% ../nbs/06_runtime.ipynb #ce658477
 def to_float8(model, # a causal LM, before compile and before FSDP wrapping
               recipe:str='tensorwise', # torchao scaling: 'tensorwise' or 'rowwise'
               fsdp:bool=False, # the model will be sharded with FSDP2 (tensorwise: all-gather in float8)
@@ -142,7 +146,6 @@ def to_float8(model, # a causal LM, before compile and before FSDP wrapping
     convert_to_float8_training(model, config=config, module_filter_fn=pays)
     return names
 
-
 # %% ../nbs/06_runtime.ipynb #86fcc674
 def peak_memory_gib(cuda:bool, # measure the CUDA allocator (else the process's max RSS)
                    ) -> float:
@@ -154,6 +157,7 @@ def reset_peak_memory(cuda:bool):
     "Start a new peak-memory measurement (GPU only; the RSS peak cannot be reset)."
     if cuda: torch.cuda.reset_peak_memory_stats()
 
+# %% ../nbs/06_runtime.ipynb #3e6e501d
 def _local(t): return t.to_local() if hasattr(t, 'to_local') else t
 
 def state_bytes(model, # a model, plain, DDP-wrapped or sharded with `fully_shard`
@@ -217,6 +221,7 @@ def quiet(*messages:str, # regexes of warning messages to ignore inside the bloc
                 if had_bars: tl.enable_progress_bar()
             if datasets and ds_bars: datasets.enable_progress_bars()
 
+# %% ../nbs/06_runtime.ipynb #9650f98f
 @contextlib.contextmanager
 def seeded(seed:int, # seed for torch, numpy and random inside the block
           ):
@@ -247,6 +252,7 @@ def eval_batches(model, # put in eval mode for the loop, its training mode resto
             yield idx, {k: v.to(rt.device, non_blocking=True) for k, v in data.batch(idx or [0]).items() if k not in drop}
     finally: model.train(was)
 
+# %% ../nbs/06_runtime.ipynb #8f934f0b
 @torch.no_grad()
 def validate(model, # a causal LM (plain, DDP- or FSDP-wrapped)
              data, # rows: `len(data)` and `data.batch(indices) -> dict(input_ids, shift_labels[, position_ids])`

@@ -51,6 +51,7 @@ def job_commands(env:dict, # from `sagemaker_env`
             '--launcher', env['launcher']] if len(env['hosts']) > 1 else ['--launcher', env['launcher']]
     return [['train', r['config'], *r['overrides'], *dist] for r in env['runs']]
 
+# %% ../nbs/62_sagemaker.ipynb #d84c31f0
 def job_main(root:str|Path=SM_ROOT, # SageMaker's directory
              dry_run:bool=False, # print the commands instead of running them
              run=None, # call `run(args)` for each run instead of a new `python -m azllm.cli` process
@@ -71,8 +72,10 @@ BUNDLE_LIMIT = 200 * 2**20                                     # bytes of local 
 
 def _is_local_relative(p) -> bool: return isinstance(p, str) and p and not p.startswith('/') and '://' not in p and not p.startswith('preset:')
 
+# %% ../nbs/62_sagemaker.ipynb #27efdcbd
 def _size(p:Path) -> int: return p.stat().st_size if p.is_file() else sum(f.stat().st_size for f in p.rglob('*') if f.is_file())
 
+# %% ../nbs/62_sagemaker.ipynb #240d01c0
 def plan_runs(args:list[str], # configs and key=value overrides, as for `azllm train`
              ) -> tuple[list[dict], list[str]]:
     "The job's runs ({config, overrides} with paths rewritten for the job) and the local files to bundle."
@@ -116,6 +119,7 @@ def source_root() -> Path|None:
     root = Path(azllm.__file__).resolve().parent.parent
     return root if (root/'pyproject.toml').exists() else None
 
+# %% ../nbs/62_sagemaker.ipynb #f2744020
 def make_bundle(dest:str|Path, # the .tar.gz to write
                 configs:list[str], # config files, packed as job/1_NAME.yml, job/2_NAME.yml, ...
                 files:list[str]=(), # local inputs, packed at their relative paths
@@ -227,6 +231,7 @@ def _region(region:str|None) -> str:
     if not region: raise AzllmError("no AWS region: pass --region or set AWS_DEFAULT_REGION")
     return region
 
+# %% ../nbs/62_sagemaker.ipynb #6d92e22a
 def submit(args:list[str], # configs and key=value overrides
            role:str, output:str, instance_type:str=JOB.instance_type, instance_count:int=JOB.instance_count, region:str|None=JOB.region,
            image:str|None=JOB.image, spot:bool=JOB.spot, max_run:int=JOB.max_run, max_wait:int|None=JOB.max_wait, volume_gb:int=JOB.volume_gb,
@@ -252,6 +257,7 @@ def submit(args:list[str], # configs and key=value overrides
     boto3.client('sagemaker', region_name=region).create_training_job(**req)
     return req
 
+# %% ../nbs/62_sagemaker.ipynb #bdd4838d
 def status(job:str, # training job name
            region:str|None=JOB.region) -> dict:
     "DescribeTrainingJob of `job`, without boto3's response metadata."
@@ -268,6 +274,7 @@ def _channel(text:str) -> tuple[str, str]:
     if not sep or not re.fullmatch(r'[A-Za-z0-9\.\-_]{1,64}', name): raise argparse.ArgumentTypeError(f"{text!r} is not NAME=s3://bucket/prefix")
     return name, uri
 
+# %% ../nbs/62_sagemaker.ipynb #6a508f61
 def cmd_sagemaker_submit(a):
     req = submit(a.configs, a.role, a.output, a.instance_type, a.instance_count, a.region, a.image, a.spot, a.max_run, a.max_wait,
                  a.volume_gb, dict(a.input or []), a.job_name, a.dry_run)
@@ -276,6 +283,7 @@ def cmd_sagemaker_submit(a):
           f"checkpoints and run directories: {req['CheckpointConfig']['S3Uri']}\n"
           f"follow it with: azllm sagemaker status {req['TrainingJobName']}")
 
+# %% ../nbs/62_sagemaker.ipynb #8312a14c
 def cmd_sagemaker_status(a):
     r = status(a.job, a.region)
     if a.json: print(json.dumps(r, indent=2, default=str)); return
@@ -283,6 +291,7 @@ def cmd_sagemaker_status(a):
         if k in r: print(f"{k}: {r[k]}")
     if 'CheckpointConfig' in r: print(f"Checkpoints: {r['CheckpointConfig']['S3Uri']}")
 
+# %% ../nbs/62_sagemaker.ipynb #b835e759
 def add_sagemaker_parser(subparsers, # the object returned by `ArgumentParser.add_subparsers()` of the `azllm` parser
                         ) -> argparse.ArgumentParser:
     "Register `azllm sagemaker submit` and `azllm sagemaker status`; return the `sagemaker` parser."

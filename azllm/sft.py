@@ -45,12 +45,14 @@ def fit_vocabulary(model, # a causal LM
     for k in ('bos_token_id', 'eos_token_id', 'pad_token_id'): setattr(model.config, k, getattr(tok, k))
     return dict(old_size=rows, new_size=len(tok), method='mean_resizing')
 
+# %% ../nbs/35_sft.ipynb #92a7a6ea
 def needs_embeddings(tok, # the run's tokenizer
                      resized:bool, # `fit_vocabulary` changed the model
                     ) -> bool:
     "Whether `train_embeddings: auto` trains embeddings and head: the vocabulary is not Llama 3's, or the model was resized."
     return resized or len(tok) != LLAMA3_VOCAB_SIZE
 
+# %% ../nbs/35_sft.ipynb #feff195b
 def lora_config(model, # the model to adapt (for tied embeddings and module names)
                 r:int=16, alpha:int=32, dropout:float=0.05, # LoRA rank, scale numerator, dropout
                 target_modules:list[str]=LLAMA_PROJECTIONS, # linear layers that get an adapter
@@ -224,6 +226,7 @@ def inner_peft(model):
     "The peft model under DDP/FSDP wrappers."
     return getattr(model, 'module', model)
 
+# %% ../nbs/35_sft.ipynb #9481f7f8
 def run_sft(cfg:SFTRun, # the run config
             progress:bool=True, # progress bar and printed lines
            ) -> Path:

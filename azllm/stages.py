@@ -49,6 +49,7 @@ def config_names(configs:list[str]) -> list[set]:
     tails = [re.split(r'[_-]', s)[-1] for s in stems]
     return [{s} | ({t} if tails.count(t) == 1 and stems.count(s) == 1 else set()) for s, t in zip(stems, tails)]
 
+# %% ../nbs/50_stages.ipynb #66c65e1a
 def overrides_per_config(configs:list[str], # the config files of one command, in order
                          overrides:list[str], # key=value overrides as typed: `key=v` for every config, `NAME.key=v` for one
                         ) -> list[list[str]]:
@@ -69,6 +70,7 @@ def overrides_per_config(configs:list[str], # the config files of one command, i
         for lst in out: lst.append(o)
     return out
 
+# %% ../nbs/50_stages.ipynb #3425290c
 def check_distinct_outputs(configs:list[str], cfgs:list):
     "Refuse two configs of one command that write to one `output_dir` (or one `checkpoint_dir`)."
     for key in ('output_dir', 'checkpoint_dir'):
@@ -82,7 +84,6 @@ def check_distinct_outputs(configs:list[str], cfgs:list):
                                  f"(e.g. {Path(c).stem}.{key}={v}-2)")
             seen[k] = c
 
-
 # %% ../nbs/50_stages.ipynb #af82f7e3
 class Run(NamedTuple):
     "One config of a command, read and validated."
@@ -92,6 +93,7 @@ class Run(NamedTuple):
     config: object           # the validated config
     overrides: list          # the overrides that reached it
 
+# %% ../nbs/50_stages.ipynb #6d816b28
 def read_runs(args:list[str], # config files and key=value overrides, as typed after `azllm train`
              ) -> list[Run]:
     "Every config of one command read and validated before anything runs: the stages first (no stage's module is imported before all are known), then each file against its stage's class."
@@ -105,4 +107,3 @@ def read_runs(args:list[str], # config files and key=value overrides, as typed a
         runs.append(Run(Path(c), name, cls, load_config(Path(c), cls, o), o))
     check_distinct_outputs(configs, [r.config for r in runs])
     return runs
-

@@ -25,6 +25,7 @@ def _sha256(f:Path) -> str:
         while b := fh.read(1 << 22): h.update(b)
     return h.hexdigest()
 
+# %% ../nbs/13_token_cache.ipynb #6cab0859
 def file_identity(f, # a local file or a remote URL
                   known:dict, # stat key -> SHA-256, read from and added to (`content-ids.json`)
                  ) -> str:
@@ -46,6 +47,7 @@ def _read_ids(root:Path) -> dict:
     except (OSError, ValueError, AzllmError): return {}
     return d if isinstance(d, dict) else {}
 
+# %% ../nbs/13_token_cache.ipynb #c575fadc
 def content_id(sources, # corpus: files, folders, URLs
                root:str|Path|None=None, # the token cache folder, or its setting (None: the default); it remembers local files' hashes if azllm made it
               ) -> str:
@@ -87,6 +89,7 @@ def cache_entries(root:str|Path, # the token cache folder
                         documents=m.get('documents'), tokens=m.get('tokens'), dtype=m.get('dtype'), sound=cached_entry(p) is not None))
     return sorted(out, key=lambda e: e['used'])
 
+# %% ../nbs/13_token_cache.ipynb #9d0ecd47
 def _free(root:Path, key:str) -> bool:
     "Remove entry `key` unless another process holds its lock (it is being made or read now)."
     try: f = open(root/f'{key}.lock', 'a+')
@@ -98,6 +101,7 @@ def _free(root:Path, key:str) -> bool:
         (root/f'{key}.lock').unlink(missing_ok=True)
     return True
 
+# %% ../nbs/13_token_cache.ipynb #8795379d
 def prune_cache(root:str|Path, # the token cache folder
                 max_bytes:int, # what the entries may take together
                 keep:tuple=(), # keys never removed (the entries of the run at hand)

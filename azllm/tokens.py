@@ -33,10 +33,13 @@ def token_cache_dir(setting:str|None=None, # the config's `token_cache` key (Non
         return Path(v)
     return Path(os.environ.get('XDG_CACHE_HOME') or Path.home()/'.cache')/'azllm'/'tokens'
 
+
+# %% ../nbs/12_tokens.ipynb #eef04d2e
 def token_dtype(vocab_size:int) -> str:
     "uint16 when every id fits in it (half the disk and page cache), else uint32."
     return 'uint16' if vocab_size <= 2**16 else 'uint32'
 
+# %% ../nbs/12_tokens.ipynb #33d42921
 def cache_key(data_fp:str, # fingerprint of the corpus (`token_cache.content_id`)
               tok_fp:str, # fingerprint of the tokenizer (`rundir.tokenizer_fingerprint`)
               **fmt, # everything else that changes the tokens: text field, dtype, ...
@@ -60,6 +63,7 @@ def _seek_table(f, size:int) -> list[tuple[int, int]]|None:
     for i in range(8, 8 + n * w, w): out.append((pos, int.from_bytes(t[i + 4:i + 8], 'little'))); pos += int.from_bytes(t[i:i + 4], 'little')
     return out if pos == size - 17 - n * w else None                 # the table covers the file exactly, or it is not trusted
 
+# %% ../nbs/12_tokens.ipynb #ed48055f
 def zstd_frames(path:str|Path) -> list[tuple[int, int]]|None:
     """(offset, decompressed size) of each frame of a zstd file: from its seek table if it ends with one (local or remote: two range reads),
     else, for a local file, from its frame and block headers (nothing is decompressed); None if the sizes cannot be known so."""
@@ -86,6 +90,7 @@ def zstd_frames(path:str|Path) -> list[tuple[int, int]]|None:
             pos += 4 * ((fhd >> 2) & 1)                                # its checksum
     return out
 
+# %% ../nbs/12_tokens.ipynb #10bf5cac
 def _first_boundary(s, off:int, sep, limit:int) -> int|None:
     "Decompressed bytes from the zstd frame at `off` to the end of the first document boundary, if it ends within `limit` bytes."
     import zstandard
@@ -120,6 +125,7 @@ def zstd_slices(s, # a local .txt.zst or .jsonl.zst file
     if len(cuts) == 1: return [(s, 0, None)]
     return [(s, [a[0], a[1]], b[2] - a[2] if b else None) for a, b in zip(cuts, cuts[1:] + [None])]
 
+# %% ../nbs/12_tokens.ipynb #0840bf17
 def parquet_slices(s, # a Parquet file, local or remote
                    piece:int, # about this many compressed bytes per slice
                   ) -> list[tuple]:
@@ -136,6 +142,7 @@ def parquet_slices(s, # a Parquet file, local or remote
         if acc >= piece: cuts.append(i + 1); acc = 0
     return [(s, a, b) for a, b in zip(cuts, cuts[1:] + [None])]
 
+# %% ../nbs/12_tokens.ipynb #b749134e
 def source_slices(f, # one source
                   piece:int, # about this many bytes (as stored) per slice
                   size:int=0, # its size as stored (for the note on a large file that stays one job)
@@ -167,6 +174,7 @@ def plan_slices(sources, # corpus: files, folders, URLs
     piece = max(min_bytes, sum(sizes) // max(1, 4 * parts))
     return [s for f, n in zip(files, sizes) for s in source_slices(f, piece, n)]
 
+# %% ../nbs/12_tokens.ipynb #cd357e17
 _TOKENIZER = None
 
 def _init_worker(tok_json:str):
@@ -175,6 +183,7 @@ def _init_worker(tok_json:str):
     from tokenizers import Tokenizer
     _TOKENIZER = Tokenizer.from_str(tok_json)
 
+# %% ../nbs/12_tokens.ipynb #396a6bdc
 def encode_slice(job:dict, # source, start, end, path, dtype, bos, eos, text_field
                  tokenizer=None, # a `tokenizers.Tokenizer` (default: the worker's)
                  on_bytes=None, # called with the text bytes of each batch encoded (a progress bar)
@@ -198,6 +207,7 @@ def encode_slice(job:dict, # source, start, end, path, dtype, bos, eos, text_fie
         f.flush(); os.fsync(f.fileno())
     return dict(file=Path(job['path']).name, documents=n_docs, tokens=n_tok, bytes=n_bytes, max_id=top, sha256=h.hexdigest())
 
+# %% ../nbs/12_tokens.ipynb #1aede613
 def encode_slices(jobs:list[dict], # from `plan_slices`, with their shard paths
                   tok, # the transformers tokenizer
                   workers:int=1, # processes (1: in this process)
@@ -224,6 +234,7 @@ def default_timeout(nbytes:int, # bytes of corpus to encode
     "Seconds a process waits at a data-preparation barrier: 30 minutes, or 3x the corpus at 1 MB/s per process if longer (measured: ~3 MB/s per core)."
     return max(1800.0, 3 * nbytes / 1e6 / max(1, processes))
 
+# %% ../nbs/12_tokens.ipynb #284604a5
 class _Group:
     "Collectives for data preparation on their own gloo group, with a timeout that fits preparation (NCCL's default is 10 minutes)."
     def __init__(self, rt, timeout_s:float):
@@ -247,6 +258,7 @@ class _Group:
     def barrier(self, what:str='data preparation'):
         if self.g is not None: self._wrap(lambda: self.dist.barrier(group=self.g), what)
 
+# %% ../nbs/12_tokens.ipynb #6ccee5e3
 def mark_cache(root:Path):
     "Create the cache folder and mark it as azllm's (what is in it, azllm made and may replace)."
     try: root.mkdir(parents=True, exist_ok=True)
@@ -259,6 +271,7 @@ def mark_cache(root:Path):
         elif read_marker(root)['kind'] != 'token-cache':
             raise AzllmError(f"{root}: token_cache is an azllm {read_marker(root)['kind']}, not a token cache; choose another folder")
 
+# %% ../nbs/12_tokens.ipynb #f9d7e1ce
 def _ids_below(f:Path, s:dict, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
     "Whether shard `f` (its manifest record `s`) holds only ids below `vocab`: its recorded largest id, or (an entry that records none) every id, read in chunks."
     if isinstance(s.get('max_id'), int) and not isinstance(s['max_id'], bool): return 0 <= s['max_id'] < vocab
@@ -266,6 +279,7 @@ def _ids_below(f:Path, s:dict, dtype:str, vocab:int, chunk:int=1 << 24) -> bool:
     a = np.memmap(f, dtype=dtype, mode='r')
     return all(int(a[i:i + chunk].max()) < vocab for i in range(0, len(a), chunk))
 
+# %% ../nbs/12_tokens.ipynb #94b77210
 def cached_entry(entry:Path, # a cache entry folder
                  vocab:int|None=None, # the tokenizer's size: every id must be below it (None: not checked)
                  dtype:str|None=None, # the dtype the entry must have (None: either)
@@ -284,6 +298,7 @@ def cached_entry(entry:Path, # a cache entry folder
     if ok and vocab: ok = all(_ids_below(entry/s['file'], s, m.get('dtype', 'uint32'), vocab) for s in m['shards'])   # (the ids themselves: as they are read)
     return m if ok and m.get('shards') else None
 
+# %% ../nbs/12_tokens.ipynb #a9397dfb
 def _lock(path:Path):
     "An exclusive lock on `path` (held until its file is closed; the kernel drops it if the process dies)."
     try: f = open(path, 'a+')
@@ -294,6 +309,7 @@ def _lock(path:Path):
         fcntl.flock(f, fcntl.LOCK_EX)
     return f
 
+# %% ../nbs/12_tokens.ipynb #cc33b012
 def _lead(root:Path, key:str, sources, parts:int, slice_bytes:int, sound:dict) -> tuple:
     "As the leader: a hit, or the lock, a fresh staging folder and the slices to encode (`sound`: what `cached_entry` checks)."
     entry = root/key
@@ -309,11 +325,13 @@ def _lead(root:Path, key:str, sources, parts:int, slice_bytes:int, sound:dict) -
     staging.mkdir()
     return lock, dict(hit=False, staging=str(staging), slices=plan_slices(sources, parts, slice_bytes))
 
+# %% ../nbs/12_tokens.ipynb #e1d7da98
 def _remove(p:Path):
     "Remove a file, a link (never what it points to) or a folder of the cache."
     if p.is_dir() and not p.is_symlink(): shutil.rmtree(p, ignore_errors=True)
     else: p.unlink(missing_ok=True)
 
+# %% ../nbs/12_tokens.ipynb #7425161e
 def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, facts:dict) -> dict:
     "Write the manifest last, then rename the staging folder into place: a kill at any instant leaves no entry that looks complete."
     m = dict(format=TOKENS_FORMAT, dtype=dtype, shards=results, documents=sum(r['documents'] for r in results),
@@ -326,6 +344,7 @@ def _commit(root:Path, key:str, staging:Path, results:list[dict], dtype:str, fac
         shutil.rmtree(staging)
     return m
 
+# %% ../nbs/12_tokens.ipynb #fac423a4
 def apart_from_corpus(root:Path, sources):
     "Refuse a cache folder that is, lies inside or holds a local file or folder of its corpus (links followed): the next run would read it as text."
     r = Path(os.path.abspath(root)).resolve()
@@ -335,6 +354,7 @@ def apart_from_corpus(root:Path, sources):
             raise AzllmError(f"token cache {root} {'holds' if p.is_relative_to(r) and r != p else 'lies inside'} the corpus {s}, which is read whole (links "
                              "followed): the next run would read the cache as text; choose a token_cache outside it")
 
+# %% ../nbs/12_tokens.ipynb #0ed95b2d
 def prepare_tokens(sources, # corpus: files, folders, URLs
                    tok, # the transformers tokenizer (bos and eos needed)
                    data_fp:str, # the corpus's fingerprint

@@ -37,6 +37,7 @@ def is_gguf_spec(spec) -> bool:
     "Whether a `model:` value names a GGUF: a model of `GGUF_MODELS` or a path ending in `.gguf`."
     return isinstance(spec, (str, Path)) and (str(spec) in GGUF_MODELS or str(spec).lower().endswith('.gguf'))
 
+# %% ../nbs/15_weights.ipynb #7b99e789
 def gguf_parts(spec:str|Path, # a name of `GGUF_MODELS` or a `.gguf` file
               ) -> list[Path]|None:
     "The file(s) whose bytes, joined, are the GGUF `spec` names; None when `spec` is no GGUF; `AzllmError` when it cannot be found."
@@ -68,6 +69,7 @@ def parts_sha256(parts:list[Path]) -> str:
 # %% ../nbs/15_weights.ipynb #6eb18b38
 def _first_line(e:Exception) -> str: return (str(e).strip().splitlines() or [type(e).__name__])[0][:300]
 
+# %% ../nbs/15_weights.ipynb #6fa0ed28
 def dequantize_gguf(gguf:Path, # one GGUF file
                     out:Path, # an empty directory to write the model into
                     name:str|None=None, # what the user called it, for messages
