@@ -378,6 +378,7 @@ def cmd_memory_estimate(a):
     if a.json: print(json.dumps(dict(est, total_gib=round(est['total_bytes'] / GIB, 4), peak_gib=round(est['peak_bytes'] / GIB, 4))))
     else: print(memory_table(est))
 
+# %% ../nbs/70_cli.ipynb #a5c07399
 def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_subparsers()` of the `azllm` parser
                      ) -> argparse.ArgumentParser:
     "Register `azllm memory estimate` and `max-batch`, their flags from `MemoryEstimate` and `MaxBatch`; return the `memory` parser."
@@ -412,6 +413,7 @@ def add_memory_parser(subparsers, # the object returned by `ArgumentParser.add_s
     p.set_defaults(func=cmd_memory_max_batch)
     return m
 
+# %% ../nbs/70_cli.ipynb #eb773370
 def cmd_memory_max_batch(a):
     "Handler of `azllm memory max-batch`: the measurement is `azllm.sizing.max_micro_batch`, for CPT and SFT configs."
     from azllm.sizing import max_micro_batch

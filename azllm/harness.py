@@ -39,6 +39,7 @@ def progress_bar(show:bool=True, # False: no bar at all
         return tqdm(*args, file=file, disable=None if show else True, dynamic_ncols=True, mininterval=1.0, **kw)
     return bar
 
+# %% ../nbs/45_harness.ipynb #4978a1a0
 def harness_lm(model, tok, # an already-loaded causal LM (a preset, a local directory, a PeftModel) and its tokenizer
                batch_size:int=8, # requests per forward pass
                max_length:int|None=None, # longest input in tokens (None: the model's own)

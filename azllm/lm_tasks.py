@@ -131,6 +131,7 @@ def _bundled(p:Path) -> bool:
     try: return p.resolve().is_relative_to(TASKS_DIR)
     except (OSError, RuntimeError): return False
 
+# %% ../nbs/43_lm_tasks.ipynb #f9bb6861
 def _task_files(d:Path, root:Path) -> list[Path]:
     "The `*.yaml` files lm-eval would index in `d`, each checked to lie inside `root` (links followed)."
     files = sorted(f for f in d.rglob('*.yaml') if not _SKIP_DIRS & set(f.relative_to(d).parts))

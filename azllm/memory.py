@@ -211,6 +211,7 @@ def _shape_or_none(micro_batch, seq_len, layers, hidden, vocab, **rest) -> dict:
     if micro_batch is not None and missing: raise AzllmError("activations need the model shape: layers, hidden and vocab (or a preset)")
     return {} if missing else _fill_shape(layers, hidden, vocab, **rest)
 
+# %% ../nbs/26_memory.ipynb #4816c47c
 def estimate_memory(params:int|None=None, # parameters (None: counted from the shape)
                     gpus:int=ESTIMATE.gpus, # data-parallel GPUs
                     strategy:str=ESTIMATE.strategy, # a run config's strategy: fsdp2 shards weights, grads, optimizer state (ZeRO-3); auto, none, ddp keep a replica

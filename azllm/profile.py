@@ -19,6 +19,7 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
 
+# %% ../nbs/60_profile.ipynb #a81f5436
 def measure_model_state(strategy:str='ddp', # 'ddp' or 'fsdp2' (FSDP2 `fully_shard`)
                         hidden:int=256, # model width
                         layers:int=4, # decoder layers

@@ -76,6 +76,7 @@ def _in_use(where, lock, owner) -> AzllmError:
     return AzllmError(f"{where} is in use by another run (pid {owner.get('pid', '?')} on {owner.get('host', '?')}, since "
                       f"{owner.get('started', '?')}); wait for it to finish, or delete {lock} if that process is gone")
 
+# %% ../nbs/09_rundir.ipynb #1d04c1af
 class RunLock:
     "Exclusive lock on a run directory (`.azllm.lock` with pid and host), local or on an object store; a dead owner's lock is taken over by one process only."
     def __init__(self, run_dir:str|Path):
@@ -230,6 +231,7 @@ def resume_point(ckpt_dir:str, # the run's checkpoint_dir
     if changes: print0(f"resuming with changes: {'; '.join(changes)}")
     return path, verified
 
+# %% ../nbs/09_rundir.ipynb #95d2d767
 def check_tokenizer_unchanged(path:Optional[str], # the checkpoint resumed (None: a fresh start)
                               tok_fp:str, # the run's `tokenizer_fingerprint` now
                               resume_with_changes:bool=False, # print the change instead of refusing it
@@ -266,6 +268,7 @@ def _clear_new(d:Path, before):
     for p in d.iterdir():
         if p.name not in before: shutil.rmtree(p, ignore_errors=True) if p.is_dir() and not p.is_symlink() else p.unlink()
 
+# %% ../nbs/09_rundir.ipynb #ab8d07d2
 class RunDir:
     "A training run's directory through one attempt: `check` (every process), `claim` (the main process), `record`, `path`, `release`."
     def __init__(self, out:str|Path, # the run's output_dir

@@ -222,6 +222,7 @@ def pairs_table(c:dict, # from `controls`
             for p in c['pairs'] if p['floor'] == floors]
     return pd.DataFrame(rows).set_index('task metric') if rows else pd.DataFrame()
 
+# %% ../nbs/46_verdicts.ipynb #8bb303ef
 def plot_controls(c:dict, # from `controls`
                   path:str|Path|None=None, # save the figure here (PNG) if given
                  ):
