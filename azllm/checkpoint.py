@@ -8,11 +8,11 @@ Docs: https://azllm.github.io/azllm/checkpoint.html.md"""
 from __future__ import annotations
 import contextlib, hashlib, io, json, math, os, pickle, random, re, shutil, signal, socket, time
 from pathlib import Path
-from typing import Optional
-import numpy as np
-import torch
+import numpy as np, torch
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
-from .core import AzllmError, dir_lock, write_json, require_fs, pid_alive, loads_json, MAX_COUNT
+from .core import AzllmError, loads_json, MAX_COUNT
+from .files import dir_lock, pid_alive
+from .sources import require_fs
 from .runtime import Runtime, quiet
 
 # %% auto #0
@@ -30,7 +30,7 @@ def is_url(path) -> bool:
 
 def _join(root:str, name:str) -> str: return f"{str(root).rstrip('/')}/{name}"
 
-def _step_of(name:str) -> Optional[int]:
+def _step_of(name:str) -> int|None:
     if not name.startswith('step_'): return None
     try: return int(name[5:])
     except ValueError: return None
@@ -83,7 +83,7 @@ def io_threads(rt:Runtime, # this process
 
 def hash_files(path:str, # checkpoint directory (local or URL)
                rt:Runtime, # this process (the work is shared among processes)
-               names:Optional[list[str]]=None, # files to hash (default: every file but the sidecar)
+               names:list[str]|None=None, # files to hash (default: every file but the sidecar)
               ) -> dict:
     "`{file name: sha256}` of the checkpoint's files, computed in shares by all processes, each share by `io_threads` threads."
     from concurrent.futures import ThreadPoolExecutor
@@ -260,7 +260,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
                     rt:Runtime, # this process
                     meta:dict, # JSON-able facts for the sidecar (config, loss, ...)
                     keep_last:int=2, # committed checkpoints to keep
-                    threads:Optional[int]=None, # files each rank writes at once (default: `io_threads`, one per 256 MiB of its state)
+                    threads:int|None=None, # files each rank writes at once (default: `io_threads`, one per 256 MiB of its state)
                    ) -> str:
     "Write and commit checkpoint `step` (every process calls this); prune to `keep_last`; return its path."
     import torch.distributed.checkpoint as dcp
@@ -322,19 +322,19 @@ class BatchPlan(BaseModel):
     model_config = ConfigDict(extra='allow')
     micro_batch: StrictInt = Field(ge=1, le=MAX_COUNT)
     grad_accum: StrictInt = Field(ge=1, le=MAX_COUNT)
-    global_batch: Optional[StrictInt] = Field(None, ge=1, le=MAX_COUNT)
-    peak_gib: Optional[float] = Field(None, ge=0, allow_inf_nan=False)
-    budget_gib: Optional[float] = Field(None, gt=0, allow_inf_nan=False)
+    global_batch: StrictInt|None = Field(None, ge=1, le=MAX_COUNT)
+    peak_gib: float|None = Field(None, ge=0, allow_inf_nan=False)
+    budget_gib: float|None = Field(None, gt=0, allow_inf_nan=False)
 
 class Sidecar(BaseModel):
     "What azllm writes in a checkpoint's sidecar; every number is bounded here, before anything counts up to it."
     model_config = ConfigDict(extra='allow')
     step: StrictInt = Field(ge=0, le=MAX_STEP)
-    world_size: Optional[StrictInt] = Field(None, ge=1, le=MAX_WORLD)
+    world_size: StrictInt|None = Field(None, ge=1, le=MAX_WORLD)
     sha256: dict[StrictStr, StrictStr] = {}
     config: dict = {}
-    batch: Optional[BatchPlan] = None
-    last: Optional[dict] = None
+    batch: BatchPlan|None = None
+    last: dict|None = None
 
 def _first_error(e:ValidationError) -> str:
     err = e.errors()[0]

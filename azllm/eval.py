@@ -13,7 +13,10 @@ import pandas as pd
 import torch
 from peft import PeftModel
 from pydantic import Field, PositiveInt, field_validator
-from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, md_table, print0, loads_json
+from .core import AzllmError, md_table, print0, loads_json
+from .files import atomic_dir, check_apart, check_output, write_json
+from .config import Config, save_config
+from .sources import resolve_source
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, EOT, has_tokenizer, resolve_tokenizer, LLAMA3_NAME
 from .weights import gguf_model_dir

@@ -10,11 +10,12 @@ import collections, contextlib, functools, inspect, io, json, logging, math, os,
 import yaml
 from unittest import mock
 from pathlib import Path
-import numpy as np
-import pandas as pd
-import torch
+import numpy as np, pandas as pd, torch
 import azllm
-from .core import AzllmError, write_json, hub_offline, read_yaml_text, loads_yaml
+from .core import AzllmError, loads_yaml
+from .files import write_json
+from .config import read_yaml_text
+from .sources import hub_offline
 from .generate import decode_threads
 from .decode import decoder_for
 from .runtime import quiet

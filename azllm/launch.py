@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Literal, Optional
 import yaml
 from pydantic import Field
-from .core import AzllmError, Config
+from .core import AzllmError
+from .config import Config
 
 # %% auto #0
 __all__ = ['LAUNCHED', 'LAUNCHERS', 'SINGLE_PROCESS_STAGES', 'LAUNCH', 'launched', 'visible_gpus', 'LaunchSettings',

@@ -13,7 +13,8 @@ import numpy as np
 import torch
 import torch.distributed as dist
 from fastcore.basics import patch
-from .core import AzllmError, PRECISIONS
+from .core import AzllmError
+from .config import PRECISIONS
 
 # %% auto #0
 __all__ = ['FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8', 'peak_memory_gib',

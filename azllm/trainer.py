@@ -6,21 +6,22 @@ Docs: https://azllm.github.io/azllm/trainer.html.md"""
 
 # %% ../nbs/30_trainer.ipynb #0a3f98f9
 from __future__ import annotations
-import hashlib, json, math, os, shutil, tempfile, time
-from dataclasses import replace
+import dataclasses, hashlib, json, math, os, shutil, tempfile, time
 from pathlib import Path
 from typing import Optional, Protocol, runtime_checkable
-import torch
-import torch.distributed as dist
+import torch, torch.distributed as dist
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .core import AzllmError, save_config, write_json, check_apart, check_output, write_marker, read_marker, MARKER, require_fs, print0, loads_json, json_line
+from .core import AzllmError, print0, loads_json, json_line
+from .files import write_json, check_apart, check_output, write_marker, read_marker, MARKER
+from .config import save_config
+from .sources import require_fs
 from .token_cache import content_id
 from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import (RunLock, save_checkpoint, list_checkpoints, clean_uncommitted, verify_checkpoint, load_checkpoint,
                               read_sidecar, is_url, LOCK)
 from .packing import WindowOrder, token_byte_lengths
-from .engine import TrainConfig, Plan, inner_model, resolve_plan, build_engine, lm_loss, train_step, Prefetcher, eval_split
+from .engine import TrainConfig, resolve_plan, build_engine, lm_loss, train_step, Prefetcher, eval_split
 from .sizing import check_model_loads, check_step_fits, choose_micro_batch, grad_accum_for, size_plan, out_of_memory_error
 
 
@@ -234,7 +235,7 @@ def setup(self:Trainer):
     self.eng, info = build_engine(model, cfg, rt, self.max_steps, plan)
     self.info.update(info)
     self.batch = self.info['batch'] = self._batch_plan()
-    self.plan = replace(plan, micro_batch=self.batch['micro_batch'], grad_accum=self.batch['grad_accum'])
+    self.plan = dataclasses.replace(plan, micro_batch=self.batch['micro_batch'], grad_accum=self.batch['grad_accum'])
     self.order = WindowOrder(len(self.train_data), self.batch['micro_batch'], self.batch['grad_accum'], plan.dp, cfg.seed)
     self.step = 0
     if self.resume_from:

@@ -25,7 +25,7 @@ PRECISION_WORDS, STRATEGY_WORDS, OPTIMIZER_WORDS = {'fp32', 'bf16'}, {'ddp', 'fs
 STAGE_KEYS = {'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase', 'lora_r', 'lora_alpha', 'lora_dropout',
               'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit', 'loss_type', 'beta',
               'ref_model', 'adapter', 'lora_kernels', 'chat_data', 'embeddings_from'}
-LOWER = ('core', 'runtime', 'checkpoint', 'memory', 'engine', 'sizing', 'trainer')
+LOWER = ('core', 'files', 'config', 'sources', 'runtime', 'checkpoint', 'memory', 'engine', 'sizing', 'trainer')
 
 
 def modules() -> dict[str, str]:
