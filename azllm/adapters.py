@@ -10,7 +10,10 @@ import json, shutil, warnings
 from pathlib import Path
 import torch
 from peft import PeftModel
-from .core import AzllmError, atomic_dir, check_output, check_apart, write_json, print0, looks_local, loads_json, read_yaml
+from .core import AzllmError, print0, loads_json
+from .files import atomic_dir, check_output, check_apart, write_json
+from .config import read_yaml
+from .sources import looks_local
 from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import check_chat_tokenizer
 from .model import load_model, set_special_ids

@@ -10,7 +10,8 @@ import json, re
 from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
-from .core import AzllmError, Config, print0, loads_json
+from .core import AzllmError, print0, loads_json
+from .config import Config
 from .data import expand_sources, is_url, source_format, open_source, check_regular
 from .render import chat_template
 from .tokenizer import load_tokenizer, LLAMA3_CHAT_TEMPLATE, BOS, EOS, EOT, PAD

@@ -12,7 +12,9 @@ from typing import Optional
 import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
-from .core import AzllmError, write_json, require_fs, loads_json, MAX_COUNT
+from .core import AzllmError, loads_json, MAX_COUNT
+from .files import write_json
+from .sources import require_fs
 from .runtime import Runtime, quiet
 
 # %% auto #0
@@ -30,7 +32,7 @@ def is_url(path) -> bool:
 
 def _join(root:str, name:str) -> str: return f"{str(root).rstrip('/')}/{name}"
 
-def _step_of(name:str) -> Optional[int]:
+def _step_of(name:str) -> int|None:
     if not name.startswith('step_'): return None
     try: return int(name[5:])
     except ValueError: return None
@@ -83,7 +85,7 @@ def io_threads(rt:Runtime, # this process
 
 def hash_files(path:str, # checkpoint directory (local or URL)
                rt:Runtime, # this process (the work is shared among processes)
-               names:Optional[list[str]]=None, # files to hash (default: every file but the sidecar)
+               names:list[str]|None=None, # files to hash (default: every file but the sidecar)
               ) -> dict:
     "`{file name: sha256}` of the checkpoint's files, computed in shares by all processes, each share by `io_threads` threads."
     from concurrent.futures import ThreadPoolExecutor
@@ -260,7 +262,7 @@ def save_checkpoint(ckpt_dir:str, # checkpoints directory (local or URL)
                     rt:Runtime, # this process
                     meta:dict, # JSON-able facts for the sidecar (config, loss, ...)
                     keep_last:int=2, # committed checkpoints to keep
-                    threads:Optional[int]=None, # files each rank writes at once (default: `io_threads`, one per 256 MiB of its state)
+                    threads:int|None=None, # files each rank writes at once (default: `io_threads`, one per 256 MiB of its state)
                    ) -> str:
     "Write and commit checkpoint `step` (every process calls this); prune to `keep_last`; return its path."
     import torch.distributed.checkpoint as dcp

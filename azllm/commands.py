@@ -8,7 +8,8 @@ Docs: https://azllm.github.io/azllm/commands.html.md"""
 from __future__ import annotations
 from typing import Literal, Optional
 from pydantic import model_validator
-from .core import AzllmError, Config
+from .core import AzllmError
+from .config import Config
 
 # %% auto #0
 __all__ = ['STAGES', 'STAGE_NEEDS', 'QUICKSTART', 'QUANTS', 'K_QUANTS', 'QuickstartRun', 'ExportRun']

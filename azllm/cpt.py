@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Literal, Optional, Union
 import torch
 from pydantic import Field
-from .core import AzllmError, atomic_dir, write_json
+from .core import AzllmError
+from .files import atomic_dir, write_json
 from .tokenizer import load_tokenizer, resolve_tokenizer, corpus_bytes
 from .model import load_model, transfer_vocabulary, set_special_ids
 from .data import expand_sources, is_url, use_storage

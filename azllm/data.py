@@ -11,7 +11,8 @@ from collections import Counter
 from pathlib import Path
 from contextlib import contextmanager
 from typing import Iterable, Iterator
-from .core import AzllmError, hub_offline, looks_local, loads_json, require_fs, STORAGE
+from .core import AzllmError, loads_json
+from .sources import hub_offline, looks_local, require_fs, STORAGE
 
 # %% auto #0
 __all__ = ['MAX_INFLATE_RATIO', 'INFLATE_FLOOR', 'STORAGE_DEFAULTS', 'TEXT_SUFFIXES', 'TABLE_SUFFIXES', 'COMPRESSIONS',

@@ -10,7 +10,8 @@ import copy, ctypes, math
 from pathlib import Path
 import numpy as np
 import torch
-from .core import AzllmError, atomic_dir, write_json
+from .core import AzllmError
+from .files import atomic_dir, write_json
 from .tokenizer import load_tokenizer
 from .model import load_model
 from .adapters import adapter_dir_of, load_adapted
@@ -122,7 +123,7 @@ def export_gguf(src:str|Path, # an SFT/DPO output (adapter) or a merged model di
     "Merge if needed, write the GGUF file (a K-quant: from the f16 one, by llama.cpp), verify it, measure it against the trained model; return its path."
     try: import gguf  # noqa: F401
     except ImportError: raise AzllmError("GGUF export needs the gguf package: pip install 'azllm[gguf]'") from None
-    from azllm.core import check_output, check_apart
+    from azllm.files import check_output, check_apart
     from azllm.adapters import export_inputs
     from azllm.data import read_documents, find_data_samples
     if quant not in QUANTS + K_QUANTS: raise AzllmError(f"--quant must be one of {', '.join(QUANTS + K_QUANTS)} (got {quant!r})")

@@ -13,7 +13,9 @@ import numpy as np
 import torch
 from pydantic import Field
 from fastcore.basics import patch_to
-from .core import AzllmError, atomic_dir, write_json, print0, resolve_source
+from .core import AzllmError, print0
+from .files import atomic_dir, write_json
+from .sources import resolve_source
 from .packing import pack_rows
 from .pairs import read_pairs, encode_pairs, PackedPairs, check_unpaired, encode_unpaired
 from .runtime import Runtime, autocast, seeded, quiet, eval_batches

@@ -12,14 +12,16 @@ from pathlib import Path
 from typing import Annotated, ClassVar, Literal, Optional, Union
 import torch
 from pydantic import Field, ValidationError, field_validator, model_validator
-from .core import AzllmError, Config, expand_path, MAX_COUNT, PRECISIONS, STRATEGIES
+from .core import AzllmError, MAX_COUNT
+from .files import expand_path
+from .config import Config, PRECISIONS, STRATEGIES, OPTIMIZERS
 from .weights import gguf_model_dir
 from .resolve import resolve_strategy
 from .runtime import Runtime, use_bf16, to_float8, autocast, state_bytes
 from .liger import apply_liger, compile_layers
 from .lora_kernels import apply_lora_kernels, bnb_adamw, frozen_to_bf16, frozen_to_float8
 from .packing import WindowOrder
-from .memory import OPTIMIZER_STATES, TILE_TOKENS, tiling_on
+from .memory import TILE_TOKENS, tiling_on
 from .long_context import check_rope_scaling, scale_rope, tile_mlp, tile_loss, offload_layers
 from .data import STORAGE_DEFAULTS
 from .parallel import parallel_degrees, check_sp_model, use_ulysses, sp_group, shard_batch, sequence_parallel
@@ -69,7 +71,7 @@ class TrainConfig(Config):
     warmup_steps: int = Field(20, ge=0)          # linear warmup
     weight_decay: float = Field(0.1, ge=0, allow_inf_nan=False)  # AdamW decoupled weight decay (matrices only)
     betas: tuple[Beta, Beta] = (0.9, 0.95)       # AdamW betas, each in [0, 1)
-    optimizer: Literal[tuple(OPTIMIZER_STATES)] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
+    optimizer: Literal[OPTIMIZERS] = 'adamw'  # torch's fused AdamW, or bitsandbytes' 8-bit AdamW (CUDA; paged: its state pages out to CPU memory under pressure)
     grad_clip: float = Field(1.0, ge=0, allow_inf_nan=False)  # max global gradient norm (0 = off)
     precision: Literal[PRECISIONS] = 'auto'  # auto = bf16 autocast on GPU, fp32 on CPU; fp8 = bf16 + float8 matmuls where they pay (Ada/Hopper+; frozen weights cast to float8 once)
     fp8_recipe: Literal['tensorwise', 'rowwise'] = 'tensorwise'  # float8 scaling with precision: fp8: one scale per tensor, or per row (of activations, gradients, weights)

@@ -10,7 +10,9 @@ import time
 from pathlib import Path
 from typing import Literal, Optional, Union
 from pydantic import Field, PositiveInt, field_validator
-from .core import AzllmError, Config, atomic_dir, check_apart, check_output, save_config, write_json, print0
+from .core import AzllmError, print0
+from .files import atomic_dir, check_apart, check_output, write_json
+from .config import Config, save_config
 from .fertility import fertility_stats
 from .rundir import read_losses
 from .generate import generate

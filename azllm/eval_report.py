@@ -9,7 +9,8 @@ from __future__ import annotations
 import json, re, shutil
 from pathlib import Path
 import pandas as pd
-from .core import AzllmError, write_json, md_table
+from .core import AzllmError, md_table
+from .files import write_json
 from .rundir import read_losses
 from .lm_tasks import TASKS_DIR
 from .verdicts import (COLORS, benchmark_table, plot_benchmarks, controls_table, pairs_table, plot_controls, generation_checks,

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Iterable
 import pandas as pd
 from tqdm import tqdm
-from .core import AzllmError, atomic_write_bytes
+from .core import AzllmError
+from .files import atomic_write_bytes
 from .tokenizer import train_tokenizer, extend_tokenizers, load_tokenizer
 
 # %% auto #0

@@ -9,7 +9,8 @@ from __future__ import annotations
 import contextlib, os, select, signal, sys, time, warnings
 from pathlib import Path
 from pydantic import Field
-from .core import AzllmError, Config
+from .core import AzllmError
+from .config import Config
 from .tokenizer import load_tokenizer, resolve_tokenizer, has_tokenizer, EOT
 from .chats import check_chat_tokenizer, end_of_turn
 

@@ -10,7 +10,8 @@ import json, math, mmap, struct, time
 from pathlib import Path
 import numpy as np
 import torch
-from .core import AzllmError, atomic_dir, write_json
+from .core import AzllmError
+from .files import atomic_dir, write_json
 from .tokenizer import load_tokenizer
 from .model import load_model
 from .adapters import adapter_dir_of, load_adapted

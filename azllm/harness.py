@@ -11,7 +11,8 @@ from unittest import mock
 from pathlib import Path
 import numpy as np
 import torch
-from .core import write_json, hub_offline
+from .files import write_json
+from .sources import hub_offline
 from .generate import decode_threads
 from .decode import decoder_for
 from .render import bounded_templates

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Literal, Optional
 import yaml
 from pydantic import Field
-from .core import AzllmError, Config
+from .core import AzllmError
+from .config import Config
 from .resolve import resolve_strategy
+
 
 # %% auto #0
 __all__ = ['LAUNCHED', 'LAUNCHERS', 'SINGLE_PROCESS_STAGES', 'LAUNCH', 'launched', 'visible_gpus', 'LaunchSettings',

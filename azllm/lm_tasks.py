@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 import torch
 import azllm
-from .core import AzllmError, hub_offline, read_yaml_text, loads_yaml
+from .core import AzllmError, loads_yaml
+from .config import read_yaml_text
+from .sources import hub_offline
 from .runtime import quiet
 from .render import bounded_templates
 

@@ -16,11 +16,11 @@ from .core import AzllmError
 from .runtime import quiet
 
 # %% auto #0
-__all__ = ['LORA_KERNEL_GROUPS', 'OPTIMIZERS', 'lora_weight', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP',
-           'lora_parts', 'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward',
-           'apply_lora_kernels', 'lora_pair', 'loss_and_grads', 'frozen_to_bf16', 'to_fp8', 'Float8FrozenMatmul',
-           'frozen_to_float8', 'frozen_exact', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit',
-           'bnb_adamw', 'verify_lora_kernels']
+__all__ = ['LORA_KERNEL_GROUPS', 'lora_weight', 'lora_forward', 'lora_backward', 'LoRAProjections', 'LoRASwiGLUMLP', 'lora_parts',
+           'fused_apply', 'fused_mlp_forward', 'fused_o_forward', 'fused_attention_forward', 'apply_lora_kernels',
+           'lora_pair', 'loss_and_grads', 'frozen_to_bf16', 'to_fp8', 'Float8FrozenMatmul', 'frozen_to_float8',
+           'frozen_exact', 'require_bitsandbytes', 'nf4_config', 'quantize_4bit', 'dequantize_4bit', 'bnb_adamw',
+           'verify_lora_kernels']
 
 # %% ../nbs/24_lora_kernels.ipynb #81506fde
 def lora_weight(Ws:list, # frozen base weights (d_out_i, d_in) of projections of one input
@@ -399,10 +399,8 @@ def dequantize_4bit(model, # a model with bitsandbytes `Linear4bit` layers
     return model.to(dtype)
 
 # %% ../nbs/24_lora_kernels.ipynb #148bcbaa
-OPTIMIZERS = ('adamw', 'adamw_8bit', 'paged_adamw_8bit')
-
 def bnb_adamw(groups:list[dict], # parameter groups
-              kind:str, # 'adamw_8bit' or 'paged_adamw_8bit'
+              kind:str, # 'adamw_8bit' or 'paged_adamw_8bit' (of `config.OPTIMIZERS`)
               lr:float, betas:tuple,
              ):
     "bitsandbytes' 8-bit AdamW (block-wise quantised moments; paged: its state in unified memory that pages out under pressure)."

@@ -10,8 +10,10 @@ import contextlib, json
 from pathlib import Path
 from typing import Literal, Optional
 from pydantic import Field
-from .core import AzllmError, Config, loads_json, PRECISIONS, STRATEGIES
+from .core import AzllmError, loads_json
+from .config import Config, PRECISIONS, STRATEGIES, OPTIMIZERS
 from .resolve import resolve_precision, resolve_strategy
+
 
 # %% auto #0
 __all__ = ['GIB', 'SETUPS', 'WEIGHTS', 'OPTIMIZER_STATES', 'RENAMED_VALUES', 'ATTENTION', 'TILE_TOKENS', 'TILE_FROM',
@@ -30,7 +32,7 @@ SETUPS = {  # bytes per element of each (precision, weights) setup
     ('bf16', 'bf16-master'): dict(param=2, grad=2, master=4, state=4, act=2, residual=2),
 }
 WEIGHTS = ('fp32', 'bf16', 'bf16-master')   # how the weights are stored: as in every azllm run, cast to bf16, bf16 with an fp32 master copy
-OPTIMIZER_STATES = {  # a run config's optimizer -> (states per parameter, bytes per state; None: the setup's `state` bytes)
+OPTIMIZER_STATES = {  # each optimizer word of run configs (`config.OPTIMIZERS`) -> (states per parameter, bytes per state; None: the setup's `state` bytes)
     'adamw': (2, None), 'adamw_8bit': (2, 1), 'paged_adamw_8bit': (2, 1),
 }
 
@@ -172,7 +174,7 @@ class MemoryEstimate(Config):
     strategy: Literal[STRATEGIES] = 'ddp'              # as in run configs: fsdp2 shards weights, gradients and optimizer state; auto, none and ddp keep a replica per GPU
     precision: Literal[PRECISIONS] = 'bf16'            # as in run configs: bf16 (and auto, fp8) = autocast over fp32 weights, as on a GPU
     weights: Literal[WEIGHTS] = 'fp32'                 # how the weights are stored: fp32 (every azllm run), bf16 (the model cast: pure bf16), bf16-master (with an fp32 master copy)
-    optimizer: Literal[tuple(OPTIMIZER_STATES)] = 'adamw'  # as in run configs: the optimizer whose state is counted
+    optimizer: Literal[OPTIMIZERS] = 'adamw'  # as in run configs: the optimizer whose state is counted
     micro_batch: Optional[int] = Field(None, ge=1)     # sequences per GPU
     seq_len: Optional[int] = Field(None, ge=1)         # tokens per sequence
     layers: Optional[int] = Field(None, ge=1)          # decoder layers

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM
-from .core import AzllmError, resolve_source
+from .core import AzllmError
+from .sources import resolve_source
 from .weights import gguf_model_dir
 from .chats import end_of_turn
 from .runtime import seeded

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json, shlex, time
 from pathlib import Path
 import pandas as pd
-from .core import AzllmError, MARKER, atomic_dir, check_output, read_marker, write_json, md_table, loads_json
+from .core import AzllmError, md_table, loads_json
+from .files import MARKER, atomic_dir, check_output, read_marker, write_json
 from .data import read_documents, find_data_samples
 from .tokenizer import load_tokenizer, save_tokenizer, size_shortfall
 from .fertility import vocab_sweep, plot_sweep, plot_comparison, segmentation_table, best_of, AZ_EXAMPLE_WORDS

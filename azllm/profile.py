@@ -8,8 +8,10 @@ Docs: https://azllm.github.io/azllm/profile.html.md"""
 from __future__ import annotations
 import argparse, gc, json, os, socket, subprocess, sys, tempfile
 from pathlib import Path
-from .core import AzllmError, write_json
+from .core import AzllmError
+from .files import write_json
 from .resolve import resolve_precision
+
 
 # %% auto #0
 __all__ = ['measure_model_state', 'run_measurement', 'make_train_step', 'cuda_peak_memory', 'snapshot_timeline']

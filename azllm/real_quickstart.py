@@ -9,7 +9,8 @@ from __future__ import annotations
 import json, time
 from pathlib import Path
 import pandas as pd
-from .core import AzllmError, atomic_dir, check_output, write_json, md_table, loads_json
+from .core import AzllmError, md_table, loads_json
+from .files import atomic_dir, check_output, write_json
 from .data import read_documents, find_data_samples
 from .weights import gguf_model_dir
 from .tokenizer import load_tokenizer, extend_tokenizer, save_tokenizer

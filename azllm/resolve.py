@@ -7,7 +7,8 @@ Docs: https://azllm.github.io/azllm/resolve.html.md"""
 # %% ../nbs/05_resolve.ipynb #f8d16be9
 from __future__ import annotations
 import os
-from .core import AzllmError, PRECISIONS, STRATEGIES
+from .core import AzllmError
+from .config import PRECISIONS, STRATEGIES
 
 # %% auto #0
 __all__ = ['resolve_precision', 'resolve_strategy']

@@ -9,7 +9,10 @@ from __future__ import annotations
 import hashlib, json, os, shutil, socket, tempfile, time
 from pathlib import Path
 from typing import Optional
-from .core import AzllmError, check_apart, check_output, dir_lock, loads_json, pid_alive, print0, read_marker, require_fs, save_config, write_marker, MARKER
+from .core import AzllmError, loads_json, print0
+from .files import check_apart, check_output, dir_lock, pid_alive, read_marker, write_marker, MARKER
+from .config import save_config
+from .sources import require_fs
 from .runtime import Runtime
 from .checkpoint import list_checkpoints, clean_uncommitted, verify_checkpoint, read_sidecar, is_url
 

@@ -15,6 +15,8 @@ import torch.distributed as dist
 from fastcore.basics import patch
 from .core import AzllmError
 from .resolve import resolve_precision
+from .config import PRECISIONS
+
 
 # %% auto #0
 __all__ = ['FP8_MIN_ELEMENTS', 'Runtime', 'check_fp8', 'use_bf16', 'autocast', 'fp8_pays', 'to_float8', 'peak_memory_gib',

@@ -10,7 +10,8 @@ import argparse, json, os, re, shlex, subprocess, sys, tarfile, time
 from pathlib import Path
 from typing import Optional
 from pydantic import Field
-from .core import AzllmError, Config, load_config, int_in, config_flag, loads_json
+from .core import AzllmError, loads_json
+from .config import Config, load_config, int_in, config_flag
 from .stages import read_runs
 
 # %% auto #0

@@ -10,7 +10,8 @@ import copy, hashlib, json, os, tempfile
 from pathlib import Path
 import torch
 from peft import PeftModel
-from .core import AzllmError, resolve_source, loads_json
+from .core import AzllmError, loads_json
+from .sources import resolve_source
 from .data import read_documents, normalize_az, TEXT_SUFFIXES, TABLE_SUFFIXES
 from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .weights import gguf_model_dir

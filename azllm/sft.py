@@ -13,7 +13,9 @@ import torch
 from pydantic import Field, field_validator
 from peft import LoraConfig
 from .adapters import BASE_FILE
-from .core import AzllmError, atomic_dir, load_config, save_config, write_json, print0
+from .core import AzllmError, print0
+from .files import atomic_dir, write_json
+from .config import load_config, save_config
 from .tokenizer import load_tokenizer, has_tokenizer, resolve_tokenizer
 from .chats import read_chats, check_chat_tokenizer, encode_chat, prepare_chats, sft_preview
 from .model import load_model, transfer_vocabulary, set_special_ids

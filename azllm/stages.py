@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import NamedTuple
-from .core import AzllmError, apply_overrides, load_config, read_yaml
+from .core import AzllmError
+from .config import apply_overrides, load_config, read_yaml
 
 # %% auto #0
 __all__ = ['STAGE_NAMES', 'CHAINED_KEYS', 'stage', 'stage_of', 'config_names', 'overrides_per_config', 'check_distinct_outputs',

@@ -8,7 +8,9 @@ Docs: https://azllm.github.io/azllm/token_cache.html.md"""
 from __future__ import annotations
 import fcntl, hashlib, json, os, re, shutil, time
 from pathlib import Path
-from .core import AzllmError, atomic_write_text, loads_json, read_marker, require_fs
+from .core import AzllmError, loads_json
+from .files import atomic_write_text, read_marker
+from .sources import require_fs
 from .data import expand_sources, is_url, remote_calls, source_format
 from .tokens import cached_entry, token_cache_dir
 

@@ -16,7 +16,10 @@ from tokenizers import Tokenizer, Regex, AddedToken, decoders, pre_tokenizers, p
 from tokenizers.models import BPE
 from tokenizers.trainers import BpeTrainer
 from pydantic import Field
-from .core import AzllmError, Config, atomic_dir, check_apart, check_output, resolve_source, save_config, write_json, print0, MIN_VOCAB, MAX_VOCAB
+from .core import AzllmError, print0
+from .files import atomic_dir, check_apart, check_output, write_json
+from .config import Config, save_config, MIN_VOCAB, MAX_VOCAB
+from .sources import resolve_source
 from .data import read_documents, slice_documents, expand_sources, is_url
 from .tokens import plan_slices
 from .weights import gguf_model_dir
@@ -139,7 +142,7 @@ def load_tokenizer(src:str|Path|None=None, # directory, tokenizer.json, hub id, 
     return tok
 
 # %% ../nbs/16_tokenizer.ipynb #c11570f1
-assert MIN_VOCAB == 256 + N_SPECIAL + 1      # azllm.core's bound: the byte alphabet, the special tokens, one merge
+assert MIN_VOCAB == 256 + N_SPECIAL + 1      # azllm.config's bound: the byte alphabet, the special tokens, one merge
 
 def check_vocab_size(vocab_size:int):
     "Raise `AzllmError` if `vocab_size` cannot hold the byte alphabet, the special tokens and one merge, or is absurdly large."
@@ -345,7 +348,7 @@ def tokenizer_sizes(cfg:TokenizerRun, # the run config
 # %% ../nbs/16_tokenizer.ipynb #5b99b81d
 def corpus_bytes(sources) -> int:
     "Bytes of a corpus as stored (local files by their size, remote objects by their listing; a `datasets` name counts 0)."
-    from azllm.core import require_fs
+    from azllm.sources import require_fs
     n = 0
     for f in expand_sources(sources):
         if is_url(f): fs, path = require_fs(f); n += fs.info(path).get('size') or 0

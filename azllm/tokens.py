@@ -13,7 +13,8 @@ from datetime import timedelta
 from pathlib import Path
 import numpy as np
 from tqdm import tqdm
-from .core import AzllmError, dir_lock, loads_json, MARKER, read_marker, write_marker, atomic_write_text, print0, expand_path
+from .core import AzllmError, loads_json, print0
+from .files import dir_lock, MARKER, read_marker, write_marker, atomic_write_text, expand_path
 from .data import MAX_DOC_CHARS, BOUNDARY, TEXT_SUFFIXES, expand_sources, slice_source, slice_documents, is_url, source_format, open_stored, remote_calls
 
 # %% auto #0

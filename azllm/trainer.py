@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 import torch
 import torch.distributed as dist
 from tqdm.auto import tqdm
-from .core import AzllmError, write_json, print0, json_line
+from .core import AzllmError, print0, json_line
+from .files import write_json
 from .token_cache import content_id
 from .runtime import Runtime, peak_memory_gib, reset_peak_memory, state_bytes, validate, seeded
 from .checkpoint import save_checkpoint, load_checkpoint, read_sidecar

@@ -8,7 +8,8 @@ Docs: https://azllm.github.io/azllm/weights.html.md"""
 from __future__ import annotations
 import hashlib, importlib.util, json, os, time
 from pathlib import Path
-from .core import AzllmError, atomic_dir, dir_lock, read_marker, print0
+from .core import AzllmError, print0
+from .files import atomic_dir, dir_lock, read_marker
 
 # %% auto #0
 __all__ = ['GGUF_MODELS', 'GGUF_KIND', 'is_gguf_spec', 'gguf_parts', 'model_cache_dir', 'parts_sha256', 'dequantize_gguf',

@@ -45,7 +45,7 @@ def sft(a) -> dict:
 
 
 def run(a) -> dict:
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.grpo import GRPORun, GRPOTask
     from azllm.runtime import seeded
     from azllm.trainer import Trainer

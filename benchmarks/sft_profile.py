@@ -38,7 +38,7 @@ def parse_variants(spec:str) -> dict:
 def trainer_for(keys:dict, out_dir:Path, steps:int, config:Path=CFG_1B, model:str='preset:llama-3.2-1b'):
     "The engine exactly as `azllm train` builds it, on an SFT config (the 1B one) with `keys` changed."
     import yaml
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.sft import SFTRun, SFTTask
     from azllm.trainer import Trainer
     cfg = {**yaml.safe_load(Path(config).read_text()), 'model': model, 'output_dir': str(out_dir), 'train_data': str(DATA),

@@ -70,7 +70,8 @@ def test_auto_keeps_the_global_batch_and_a_resume_keeps_the_stored_choice(tmp_pa
 
 
 def test_batch_key_errors(tmp_path, small_tokenizer, small_text):
-    from azllm.core import AzllmError, load_config
+    from azllm.core import AzllmError
+    from azllm.config import load_config
     from azllm.cpt import CPTRun, train
     p = tmp_path/'c.yml'
     p.write_text(f"output_dir: {tmp_path/'r'}\ntrain_data: [{DATA/'az_train.txt'}]\nmicro_batch: auto\n")

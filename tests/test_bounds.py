@@ -71,7 +71,7 @@ def test_json_nested_100000_deep_is_one_line(tmp_path, where):
         (tmp_path/'adapter_config.json').write_text(DEEP_JSON)
         one_line(_azllm_error(adapter_config, tmp_path), 'adapter_config.json: nested deeper')
     elif where == 'model_config':                   # transformers would parse it with plain json: refused before it does
-        from azllm.core import resolve_source
+        from azllm.sources import resolve_source
         (tmp_path/'m').mkdir(); (tmp_path/'m'/'config.json').write_text(DEEP_JSON)
         one_line(_azllm_error(resolve_source, str(tmp_path/'m')), 'config.json: nested deeper')
     elif where == 'sidecar':
@@ -83,7 +83,7 @@ def test_json_nested_100000_deep_is_one_line(tmp_path, where):
         (tmp_path/'log.jsonl').write_text('{"step": 1, "loss": 2.0}\n' + DEEP_JSON + '\n{"step": 2, "loss": 1.0}\n')
         one_line(_azllm_error(read_log, tmp_path), 'log.jsonl:2: nested deeper')
     else:                                           # a marker too deep to read is no marker: the folder is not azllm's
-        from azllm.core import MARKER, check_output
+        from azllm.files import MARKER, check_output
         (tmp_path/'out').mkdir(); (tmp_path/'out'/MARKER).write_text(DEEP_JSON)
         one_line(_azllm_error(check_output, tmp_path/'out', 'eval'), 'not made by azllm')
 
@@ -163,7 +163,7 @@ def finished(tmp_path_factory, small_tokenizer):
 def _at_step_1(finished, tmp_path, small_tokenizer, forge):
     "A copy of the run put back at step 1 (step 2 removed), with `forge(ckpt_dir)` applied and the sidecar's hashes rewritten to match."
     from azllm.checkpoint import SIDECAR, sha256_of
-    from azllm.core import require_fs
+    from azllm.sources import require_fs
     run = tmp_path/'run'
     shutil.copytree(finished, run)
     shutil.rmtree(run/'checkpoints'/'step_000002'); shutil.rmtree(run/'final'); (run/'summary.json').unlink()
@@ -232,7 +232,9 @@ def test_a_sidecar_step_of_1e15_does_not_hang_resume(finished, tmp_path, small_t
 def test_dpo_resume_bounds_the_step_too(tmp_path, small_tokenizer):
     "DPO resumes through the same loop: a forged step past max_steps is refused in setup, before fit counts up to it."
     from azllm.checkpoint import SIDECAR, sha256_of
-    from azllm.core import AzllmError, require_fs, load_config
+    from azllm.core import AzllmError
+    from azllm.config import load_config
+    from azllm.sources import require_fs
     from azllm.dpo import DPORun, DPOTask
     from azllm.trainer import Trainer
     (tmp_path/'pairs.jsonl').write_text(''.join((DATA/'dpo'/'train.jsonl').read_text(encoding='utf-8').splitlines(keepends=True)[:8]))
@@ -256,7 +258,8 @@ def test_dpo_resume_bounds_the_step_too(tmp_path, small_tokenizer):
 # ========================================================================================== item 6: refuse early
 def test_non_finite_floats_are_refused_at_load(tmp_path):
     "`beta=.inf` trained with NaN losses and wrote NaN into summary.json; every float key of every stage refuses inf and nan."
-    from azllm.core import AzllmError, load_config
+    from azllm.core import AzllmError
+    from azllm.config import load_config
     from azllm.dpo import DPORun
     from azllm.cpt import CPTRun
     for cfg, cls, bad in [(ROOT/'configs'/'dpo_tiny.yml', DPORun, 'beta=.inf'), (ROOT/'configs'/'dpo_tiny.yml', DPORun, 'beta=.nan'),
@@ -268,7 +271,8 @@ def test_non_finite_floats_are_refused_at_load(tmp_path):
 
 def test_a_boolean_is_not_a_count(tmp_path):
     "`micro_batch: true` was read as 1 (pydantic's lax mode); a boolean where a number is meant is refused."
-    from azllm.core import AzllmError, load_config
+    from azllm.core import AzllmError
+    from azllm.config import load_config
     from azllm.cpt import CPTRun
     from azllm.eval import EvalRun
     for cls, cfg, bad in [(CPTRun, 'cpt_tiny_base.yml', 'micro_batch=true'), (CPTRun, 'cpt_tiny_base.yml', 'grad_accum=false'),
@@ -316,7 +320,8 @@ def _strict(text):
 
 def test_summary_and_log_are_strict_json(tmp_path):
     "A diverged run's NaN loss is written as null and named under `non_finite`: summary.json and log.jsonl stay JSON."
-    from azllm.core import write_json, json_line
+    from azllm.core import json_line
+    from azllm.files import write_json
     write_json(dict(kind='dpo', last=dict(loss=math.nan, grad_norm=math.inf), val_loss=2.5), tmp_path/'summary.json')
     s = _strict((tmp_path/'summary.json').read_text())
     assert s['last'] == dict(loss=None, grad_norm=None) and s['val_loss'] == 2.5 and s['non_finite'] == ['last.loss', 'last.grad_norm']

@@ -101,7 +101,7 @@ def test_run_config_with_overrides_saves_resolved_config(tmp_path):
 
 
 def test_shipped_configs_validate():
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.tokenizer import TokenizerRun
     for f in sorted((ROOT/'configs').glob('tokenizer_*.yml')): load_config(f, TokenizerRun)
 
@@ -147,7 +147,7 @@ def _subparser(*path):
 def test_tokenizer_flags_are_tokenizer_run_keys(capsys):
     "Names, help, defaults and bounds of `tokenizer train|extend` come from TokenizerRun; the config equals the YAML one."
     from azllm.cli import main
-    from azllm.core import config_from_args
+    from azllm.config import config_from_args
     from azllm.tokenizer import TokenizerRun
     for action, own in (('train', ['--vocab-size', '1000']), ('extend', ['--add', '10'])):
         p = _subparser('tokenizer', action)

@@ -6,7 +6,8 @@ import pytest
 import torch
 import yaml
 from conftest import DATA, ROOT, nudged_peft
-from azllm.core import AzllmError, load_config
+from azllm.core import AzllmError
+from azllm.config import load_config
 from azllm.data import read_documents
 from azllm.model import load_model
 from azllm.tokenizer import train_tokenizer, load_tokenizer

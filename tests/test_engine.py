@@ -105,7 +105,7 @@ def test_sft_ddp_and_fsdp2_match_one_process_with_and_without_the_lora_kernels(t
 
 
 def run_inproc(cfg_path, *overrides):
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.cpt import CPTRun, train
     return train(load_config(cfg_path, CPTRun, list(overrides)), progress=False)
 
@@ -113,7 +113,7 @@ def run_inproc(cfg_path, *overrides):
 def test_resume_refuses_a_changed_config_and_untrusted_checkpoints(tmp_path, small_tokenizer):
     from azllm.core import AzllmError
     from azllm.checkpoint import list_checkpoints, SIDECAR, sha256_of
-    from azllm.core import require_fs
+    from azllm.sources import require_fs
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run', max_steps=2, save_every=1, keep_last=2, grad_accum=1, valid_data=[])
     run_inproc(cfg)
     saved = (tmp_path/'run'/'azllm_config.yml').read_text()
@@ -141,7 +141,8 @@ def bad(r, *needles):
 
 
 def test_bad_inputs(tmp_path, small_tokenizer):
-    from azllm.core import AzllmError, load_config
+    from azllm.core import AzllmError
+    from azllm.config import load_config
     from azllm.cpt import CPTRun, train
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run')
     bad(azllm_in('train', cfg, 'lerning_rate=1'), 'lerning_rate: unknown key')            # main's exit code (a real process's: test_hostile, slow)
@@ -167,7 +168,7 @@ def test_bad_inputs(tmp_path, small_tokenizer):
 
 
 def test_shipped_configs_validate():
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.cpt import CPTRun
     from azllm.sft import SFTRun
     for f in sorted((ROOT/'configs').glob('cpt_*.yml')): load_config(f, CPTRun)
@@ -178,7 +179,7 @@ def test_stale_lock_is_taken_over(tmp_path, small_tokenizer):
     "A run killed with SIGKILL leaves its lock behind; the next run on the directory takes it over (same host, dead pid)."
     import socket
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, tmp_path/'run', max_steps=1, valid_data=[], grad_accum=1)
-    from azllm.core import write_marker
+    from azllm.files import write_marker
     (tmp_path/'run').mkdir(); write_marker(tmp_path/'run', 'cpt-run')           # what a run killed right after taking its lock leaves
     (tmp_path/'run'/'.azllm.lock').write_text(json.dumps(dict(pid=2**22 + 4321, host=socket.gethostname(), started='earlier')))
     run_inproc(cfg)
@@ -208,7 +209,7 @@ def _tiny_ckpt(tmp_path):
 def _rehash(ck):
     "What the attacker does last: rewrite the sidecar so that every hash matches the forged files."
     from azllm.checkpoint import SIDECAR, sha256_of
-    from azllm.core import require_fs
+    from azllm.sources import require_fs
     meta = json.loads((ck/SIDECAR).read_text())
     fs = require_fs(ck)[0]
     meta['sha256'] = {p.name: sha256_of(fs, str(p)) for p in ck.iterdir() if p.name != SIDECAR and p.is_file()}
@@ -329,7 +330,7 @@ def test_clean_uncommitted_never_removes_a_users_step_folder(tmp_path):
 
 
 def test_empty_or_torn_lock_is_a_dead_owners(tmp_path, small_tokenizer):
-    from azllm.core import write_marker
+    from azllm.files import write_marker
     cfg = _quick(tmp_path, small_tokenizer)
     (tmp_path/'run').mkdir(); write_marker(tmp_path/'run', 'cpt-run')
     (tmp_path/'run'/'.azllm.lock').write_text('')                        # what a kill between create and write left
@@ -338,7 +339,7 @@ def test_empty_or_torn_lock_is_a_dead_owners(tmp_path, small_tokenizer):
 
 
 def test_home_in_paths_is_expanded_once(tmp_path, monkeypatch, small_tokenizer):
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.cpt import CPTRun
     monkeypatch.setenv('HOME', str(tmp_path/'home'))
     cfg = load_config(_quick(tmp_path, small_tokenizer), CPTRun, ['output_dir=~/x', 'checkpoint_dir=~/ck'])
@@ -346,7 +347,8 @@ def test_home_in_paths_is_expanded_once(tmp_path, monkeypatch, small_tokenizer):
 
 
 def test_final_symlink_and_dotdot_refused_before_training(tmp_path, small_tokenizer):
-    from azllm.core import AzllmError, write_marker
+    from azllm.core import AzllmError
+    from azllm.files import write_marker
     (tmp_path/'run').mkdir(); write_marker(tmp_path/'run', 'cpt-run')
     (tmp_path/'elsewhere').mkdir(); os.symlink(tmp_path/'elsewhere', tmp_path/'run'/'final')
     with pytest.raises(AzllmError, match='symbolic link'): run_inproc(_quick(tmp_path, small_tokenizer))
@@ -454,7 +456,7 @@ def test_resume_notices_a_corpus_changed_in_ways_that_tokenize_the_same(tmp_path
 
 
 def run_sft_inproc(cfg_path, *overrides):
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.sft import SFTRun, run_sft
     return run_sft(load_config(cfg_path, SFTRun, list(overrides)), progress=False)
 

@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest, torch, yaml
 from conftest import DATA, ROOT, azllm_in
 
-from azllm.core import AzllmError, load_config
+from azllm.core import AzllmError
+from azllm.config import load_config
 from azllm.generate import generate
 from azllm.eval import EvalRun, run_eval, evaluate_model
 from azllm.scoring import AZ_PROMPTS, load_for_eval, valid_documents

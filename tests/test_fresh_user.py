@@ -330,7 +330,7 @@ def test_relocated_quickstart_files_stay_listed_by_their_markers(tmp_path):
     """Running `azllm quickstart --out runs/quickstart` a second time refused its own output: 'holds cpt/base/azllm_config.yml
     (and 20 more), which azllm did not write there'. `_relocate` rewrote the recorded paths after the markers had listed each
     file's size (found by re-running the README's quickstart command). Every marker must still vouch for the files it lists."""
-    from azllm.core import atomic_dir, foreign_files, check_output
+    from azllm.files import atomic_dir, foreign_files, check_output
     from azllm.pipeline import _relocate
     final = tmp_path/'qs'
     with atomic_dir(final, 'quickstart') as tmp:

@@ -106,7 +106,7 @@ def test_train_grpo_with_a_reward_from_an_installed_module(tmp_path, tok, capsys
 
 
 def test_shipped_grpo_recipes_validate():
-    from azllm.core import load_config
+    from azllm.config import load_config
     from azllm.grpo import GRPORun
     from conftest import ROOT
     got = sorted((ROOT/'configs').glob('grpo_*.yml'))

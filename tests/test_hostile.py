@@ -8,7 +8,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 import pytest
 from azllm.cli import main
-from azllm.core import AzllmError, listing, load_config, write_marker
+from azllm.core import AzllmError
+from azllm.files import listing, write_marker
+from azllm.config import load_config
 from conftest import DATA, ROOT
 
 pytestmark = pytest.mark.filterwarnings('ignore')
@@ -401,7 +403,7 @@ def test_flash_attention_without_the_package(box):
 
 def test_s3_without_s3fs(box, monkeypatch):
     import fsspec.registry  # noqa: F401
-    from azllm.core import require_fs
+    from azllm.sources import require_fs
     monkeypatch.setitem(sys.modules, 's3fs', None)
     monkeypatch.delitem(sys.modules['fsspec.registry']._registry, 's3', raising=False)
     with pytest.raises(AzllmError, match=r"pip install 'azllm\[s3\]'"): require_fs('s3://bucket/run')

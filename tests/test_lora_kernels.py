@@ -2,7 +2,8 @@
 `azllm train` with them under DDP and FSDP2 is in test_engine.py), and the bad-input messages of lora_kernels, load_in_4bit and the 8-bit optimizers."""
 import copy, pytest, torch, yaml
 from conftest import DATA
-from azllm.core import AzllmError, load_config
+from azllm.core import AzllmError
+from azllm.config import load_config
 from azllm.tokenizer import load_tokenizer
 from azllm.model import load_model
 from azllm.sft import SFTRun, run_sft

@@ -25,7 +25,7 @@ def smol():
 def test_the_gguf_becomes_a_cached_llama_directory_with_tied_embeddings(smol):
     import time, torch
     from transformers import AutoModelForCausalLM
-    from azllm.core import read_marker
+    from azllm.files import read_marker
     from azllm.weights import gguf_model_dir, gguf_parts, parts_sha256, GGUF_KIND
     t = time.time(); assert gguf_model_dir('smollm2') == str(smol); assert time.time() - t < 5      # found, not redone
     gguf = gguf_parts('smollm2')[0]

@@ -2,7 +2,8 @@
 import os, subprocess, sys
 import fsspec
 import pytest
-from azllm.core import AzllmError, require_fs
+from azllm.core import AzllmError
+from azllm.sources import require_fs
 
 
 def test_fsspec_writes_and_reads_through_the_server(s3_server):

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 import torch
 from conftest import DATA, ROOT
-from azllm.core import AzllmError, load_config
+from azllm.core import AzllmError
+from azllm.config import load_config
 from azllm.data import read_documents
 from azllm.model import load_model
 from azllm.tokenizer import train_tokenizer, extend_tokenizer, load_tokenizer, LLAMA3_CHAT_TEMPLATE, EOT, PAD
@@ -207,7 +208,7 @@ def test_preview_json_contract(tiny):
 
 
 def test_preview_from_config(tiny, run, tmp_path):
-    from azllm.core import save_config
+    from azllm.config import save_config
     f = save_config(run['cfg'], tmp_path/'sft.yml')
     pv = preview_run(f, n=2)
     assert [e['index'] for e in pv['examples']] == [0, 1]

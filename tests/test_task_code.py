@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA
 from test_hostile import box, chat_tok, adapter_dir, cli, one_clear_error, snapshot   # noqa: F401  (fixtures and helpers)
-from azllm.core import listing, write_marker
+from azllm.files import listing, write_marker
 
 pytest.importorskip('lm_eval')
 from azllm.lm_tasks import TASKS_DIR

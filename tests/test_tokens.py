@@ -215,7 +215,7 @@ def test_runs_marking_a_new_cache_at_once_all_go_on(tmp_path):
         for p in ps: p.join(60)
         errs = [q.get(timeout=10) for _ in ps]
         assert errs == [''] * 4, errs
-        from azllm.core import read_marker, MARKER
+        from azllm.files import read_marker, MARKER
         assert read_marker(root)['kind'] == 'token-cache' and [p.name for p in root.iterdir()] == [MARKER]   # one marker, no debris
 
 

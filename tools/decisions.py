@@ -29,7 +29,7 @@ PRECISION_WORDS, STRATEGY_WORDS, OPTIMIZER_WORDS = {'fp32', 'bf16'}, {'ddp', 'fs
 STAGE_KEYS = {'base_tokenizer', 'vocab_transfer', 'text_field', 'doc_mask', 'phase', 'lora_r', 'lora_alpha', 'lora_dropout',
               'target_modules', 'train_embeddings', 'truncation', 'chat_template', 'load_in_4bit', 'loss_type', 'beta',
               'ref_model', 'adapter', 'lora_kernels', 'chat_data', 'embeddings_from'}
-LOWER = ('core', 'runtime', 'checkpoint', 'rundir', 'memory', 'engine', 'sizing', 'trainer')
+LOWER = ('core', 'files', 'config', 'sources', 'resolve', 'runtime', 'checkpoint', 'rundir', 'memory', 'engine', 'sizing', 'trainer')
 
 
 def modules() -> dict[str, str]:
@@ -113,7 +113,7 @@ def decision_sites(word:str, path:Path) -> list[tuple[str, int, str]]:
     'auto' (a comparison, a conditional, a dict lookup), `word or default`, `word is None` (a plan's auto), or one word of
     its vocabulary mapped to another (`'fp32' if p == 'fp32' else 'bf16'`). A refusal (`if ...: raise`) decides nothing
     and is not counted; nor is module level."""
-    from azllm.core import PRECISIONS, STRATEGIES
+    from azllm.config import PRECISIONS, STRATEGIES
     vocab, out = set({'precision': PRECISIONS, 'strategy': STRATEGIES}.get(word, ())), []
     def words(n): return isinstance(n, ast.Constant) and n.value in vocab
     def mentions(node): return any(_names(n, word) for n in ast.walk(node))
