@@ -11,6 +11,14 @@ writes the line the format and numeric rewards read; without it SmolLM2 never wr
 
 With --lr 1e-4 on the runs, `merge --result benchmarks/results/grpo_cpu_lr1e-4.json` keeps the gentler setting's seeds apart.
 
+Advantages divided by the batch's reward spread instead of each group's (a group whose replies differ only in the
+azerbaijani reward's confidence otherwise gets full-size advantages from that noise), sampling at temperature 0.7, more
+completions and steps (about 7 GB of memory per process: run the seeds one or two at a time on a small machine):
+
+    python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 0 --steps 10 --prompts 2 --generations 8 --lr 2e-4 \
+        --temperature 0.7 --scale-rewards batch --out /tmp/grpo-b-s0.json          # and --seed 1, --seed 2
+    python benchmarks/grpo_cpu.py merge --sft /tmp/grpo-sft /tmp/grpo-b-s*.json --result benchmarks/results/grpo_cpu_batch.json
+
 "Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the SFT model itself),
 "after" the same validation at the end, so both are scored by one function on the same prompts.
 """
