@@ -11,6 +11,14 @@ writes the line the format and numeric rewards read; without it SmolLM2 never wr
 
 With --lr 1e-4 on the runs, `merge --result benchmarks/results/grpo_cpu_lr1e-4.json` keeps the gentler setting's seeds apart.
 
+Advantages divided by the batch's reward spread instead of each group's (a group whose replies differ only in the
+azerbaijani reward's confidence otherwise gets full-size advantages from that noise), sampling at temperature 0.7, more
+completions and steps (about 7 GB of memory per process: run the seeds one or two at a time on a small machine):
+
+    python benchmarks/grpo_cpu.py run --model /tmp/grpo-sft --seed 0 --steps 10 --prompts 2 --generations 8 --lr 2e-4 \
+        --temperature 0.7 --scale-rewards batch --out /tmp/grpo-b-s0.json          # and --seed 1, --seed 2
+    python benchmarks/grpo_cpu.py merge --sft /tmp/grpo-sft /tmp/grpo-b-s*.json --result benchmarks/results/grpo_cpu_batch.json
+
 "Before" is the run's own validation with its fresh adapter (LoRA's B matrices start at zero: the SFT model itself),
 "after" the same validation at the end, so both are scored by one function on the same prompts.
 """
@@ -21,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 RESULT = ROOT/'benchmarks'/'results'/'grpo_cpu.json'
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}   # Student's t, two-sided 95%, by degrees of freedom
 
 
 def machine() -> str:
@@ -53,7 +62,8 @@ def run(a) -> dict:
     out = Path(tempfile.mkdtemp(prefix='grpo-cpu-'))/'run'
     over = [f'model={a.model}', f'output_dir={out}', f'seed={a.seed}', f'max_steps={a.steps}', f'lr={a.lr}', f'micro_batch={a.prompts}',
             f'num_generations={a.generations}', f'max_new_tokens={a.max_new_tokens}', f'eval_rows={a.eval_rows}', 'eval_every=0', f'beta={a.beta}',
-            f'save_every={a.steps}', 'tensorboard=false', 'log_every=1']
+            f'save_every={a.steps}', 'tensorboard=false', 'log_every=1',
+            f'temperature={a.temperature}', f'scale_rewards={a.scale_rewards}', f'loss_type={a.loss_type}']
     cfg = load_config(ROOT/'configs'/'grpo_tiny.yml', GRPORun, over)
     t0, load0 = time.time(), os.getloadavg()[0]
     t = Trainer(cfg, GRPOTask(cfg, progress=False), progress=False)
@@ -79,15 +89,18 @@ def merge(files:list[str], sft_dir:str|None=None) -> dict:
     for k in keys:
         b, d = [r['before'][k] for r in runs], [r['after'][k] - r['before'][k] for r in runs]
         se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float('nan')
+        half = T95.get(len(d) - 1, 1.96) * se                  # a paired comparison: each seed's after minus its own before
+        m = statistics.mean(d)
         rows.append(dict(reward=k[len('val_'):], before=statistics.mean(b), after=statistics.mean([r['after'][k] for r in runs]),
-                         change=statistics.mean(d), se=se, per_seed_change=d,
-                         verdict='no change' if abs(statistics.mean(d)) < 1e-3 else 'beyond noise' if se == se and abs(statistics.mean(d)) > 2 * se else 'within noise'))
+                         change=m, se=se, ci95=[m - half, m + half], per_seed_change=d,
+                         verdict='no change' if abs(m) < 1e-3 else ('up' if m > 0 else 'down') + ', beyond noise' if half == half and abs(m) > half else 'within noise'))
     pre = f"{sft_info['command']}; " if sft_info else ''
     return dict(command=f"python benchmarks/grpo_cpu.py merge (runs: {pre}{'; '.join(r['command'] for r in runs)})", machine=runs[0]['machine'],
                 note=(f"CPU numbers: this {runs[0]['machine']}, shared with other jobs (load average from {min(min(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f} "
                       f"to {max(max(r['load_average_at_start'], r['load_average_at_end']) for r in runs):.1f}); {len(runs)} seeds; each run {runs[0]['overrides']}; "
-                      f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds; "
-                      f"'beyond noise' when the mean change exceeds twice it ('no change' below 0.001)."
+                      f"held-out prompts scored: {runs[0]['before']['val_prompts']}, greedy. 'se' is the standard error of the change over seeds (each seed's after minus its own before: a paired comparison on the same prompts, "
+                      f"scored the same way); 'ci95' the 95% confidence interval of the mean change (Student's t over the seeds); 'beyond noise' when it excludes 0 "
+                      f"('no change' below 0.001)."
                       + (f" GRPO starts from a LoRA SFT of the base on the worked training problems ({sft_info['config']['max_steps']} steps, "
                          f"{sft_info['seconds']} s)." if sft_info else " GRPO starts from the base model itself (no SFT).")),
                 sft=sft_info, seeds=[r['seed'] for r in runs], seconds=[round(r['seconds']) for r in runs], rows=rows, runs=runs)
@@ -102,6 +115,9 @@ if __name__ == '__main__':
     p.add_argument('--lr', type=float, default=5e-4); p.add_argument('--prompts', type=int, default=2)
     p.add_argument('--generations', type=int, default=4); p.add_argument('--max-new-tokens', type=int, default=36)
     p.add_argument('--eval-rows', type=int, default=35); p.add_argument('--beta', type=float, default=0.0)
+    p.add_argument('--temperature', type=float, default=1.0, help='sampling temperature in training (evaluation is greedy)')
+    p.add_argument('--scale-rewards', default='group', choices=['group', 'batch', 'none'], help="what the advantages are divided by")
+    p.add_argument('--loss-type', default='dapo', choices=['grpo', 'dr_grpo', 'dapo'])
     f = sub.add_parser('sft')
     f.add_argument('--out', required=True); f.add_argument('--model', default='smollm2'); f.add_argument('--steps', type=int, default=16)
     f.add_argument('--lr', type=float, default=5e-4); f.add_argument('--micro-batch', type=int, default=4); f.add_argument('--seq-len', type=int, default=256)
