@@ -73,12 +73,12 @@ def planted_base(tok, out, norm:float=1.0):
     return out
 
 
-@pytest.mark.parametrize('seed', [0, 1])
+@pytest.mark.parametrize('seed', [0, pytest.param(1, marks=pytest.mark.extended)])   # the second seed in CI's extended leg
 def test_grpo_raises_a_learnable_reward(seed, tok, tmp_path, monkeypatch):
     """Positive control: `azllm train` on a grpo config whose reward (the completion holds a digit) fires on about a third of
     the samples at the start; within 12 steps the mean reward of the step's samples rises clearly (to about 0.8)."""
     from azllm.cli import main
-    from azllm.trainer import read_log
+    from azllm.rundir import read_log
     mod = types.ModuleType('azllm_control_rewards')
     mod.has_digit = lambda completions, **_: [float(any(ch.isdigit() for ch in c)) for c in completions]
     monkeypatch.setitem(sys.modules, 'azllm_control_rewards', mod)
