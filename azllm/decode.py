@@ -43,7 +43,7 @@ class StaticDecoder:
                  bucket:int=DECODE_BUCKET, # cache lengths round up to a multiple of this
                  keep:int=4, # caches kept for reuse (each batch x length has its own)
                 ):
-        self.model, self.bucket, self.keep, self.caches, self._step = model, bucket, keep, {}, None
+        self.model, self.bucket, self.keep, self.caches, self._step, self._state = model, bucket, keep, {}, None, None
         self.compile = next(model.parameters()).device.type == 'cuda' if compile is None else compile
         base = model.get_base_model() if hasattr(model, 'get_base_model') else model   # transformers 5.2x names the cache `cache`
         self.cache_kw = 'cache' if 'cache' in inspect.signature(type(base).forward).parameters else 'past_key_values'
@@ -66,15 +66,48 @@ class StaticDecoder:
 # %% ../nbs/22_decode.ipynb #3e1f5ef0
 @patch_to(StaticDecoder)
 def step(self, *args) -> torch.Tensor:
-    "One decode step: compiled (`mode='reduce-overhead'`: a CUDA graph) when the decoder compiles, else eager."
-    if self._step is None:
-        self._step = torch.compile(self.forward, mode='reduce-overhead', dynamic=False) if self.compile else self.forward
-    try: return self._step(*args)
+    "One decode step: on a GPU the compiled step's CUDA graph for this cache (`replay`), on a CPU the compiled step, else eager."
+    if self._step is None: self._step = torch.compile(self.forward, dynamic=False) if self.compile else self.forward
+    try: return self.replay(*args) if self._step is not self.forward and args[0].is_cuda else self._step(*args)
     except Exception as e:
         if self._step is self.forward: raise
         warnings.warn(f"the compiled decode step failed ({type(e).__name__}: {str(e)[:200]}); decoding eagerly")
         self._step = self.forward
         return self.forward(*args)
+
+
+# %% ../nbs/22_decode.ipynb #a3c9d2e1
+@patch_to(StaticDecoder)
+def state(self) -> tuple:
+    "What a captured graph depends on besides its cache: autocast, train or eval mode, and where every weight lies."
+    dev = next(self.model.parameters()).device.type
+    return (torch.is_autocast_enabled(dev), torch.get_autocast_dtype(dev), self.model.training, tuple(p.data_ptr() for p in self.model.parameters()))
+
+@patch_to(StaticDecoder)
+def capture(self, tok, pos, where, mask, cache) -> tuple:
+    "The compiled step captured in a CUDA graph on these inputs' copies (after two warm-up runs on a side stream, which write the same keys and values the step will): graph, inputs, logits."
+    inputs = [x.clone() for x in (tok, pos, where, mask)]
+    side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2): self._step(*inputs, cache)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph): logits = self._step(*inputs, cache)
+    return graph, inputs, logits
+
+
+# %% ../nbs/22_decode.ipynb #b7e4f0a2
+@patch_to(StaticDecoder)
+def replay(self, tok, pos, where, mask, cache) -> torch.Tensor:
+    "The step through the cache's CUDA graph (captured on first use, again when `state()` changed since): the inputs copied into the graph's own, one replay, its logits."
+    now = self._state if self._state is not None else self.state()
+    g = getattr(cache, '_azllm_graph', None)
+    if g is None or g[0] != now: cache._azllm_graph = g = (now, *self.capture(tok, pos, where, mask, cache))
+    _, graph, inputs, logits = g
+    for dst, x in zip(inputs, (tok, pos, where, mask)): dst.copy_(x)
+    graph.replay()
+    return logits
+
 
 # %% ../nbs/22_decode.ipynb #bd6ea153
 @patch_to(StaticDecoder)
@@ -97,7 +130,9 @@ def sample(self,
     pos = (am.cumsum(1) - 1).clamp(min=0)
     logits = self.forward(ids, pos, torch.arange(P, device=dev), mask, cache)        # the prefill: eager, its shape is the prompt's
     out, done = torch.full((B, max_new_tokens), pad, dtype=torch.long, device=dev), torch.zeros(B, dtype=torch.bool, device=dev)
-    stop_t, nxt = torch.tensor(stop, device=dev), pos[:, -1:] + 1
+    stop_t = torch.tensor(stop, device=dev)
+    nxt, where = pos[:, -1:] + 1 + torch.arange(max_new_tokens, device=dev), torch.arange(P, P + max_new_tokens, device=dev)   # each step's position, cache slot
+    self._state = self.state() if self.compile and dev.type == 'cuda' else None      # once per call: a graph made for other weights is made again
     if streamer is not None: streamer.put(ids[0].cpu())
     for t in range(max_new_tokens):
         tok = pick_next(logits, temperature, top_p).masked_fill(done, pad)
@@ -106,8 +141,9 @@ def sample(self,
         if streamer is not None: streamer.put(tok[:1].cpu())
         if t + 1 == max_new_tokens or ((streamer is not None or (t + 1) % STOP_CHECK == 0) and bool(done.all())): break
         mask[:, P + t] = 1
-        logits = self.step(tok[:, None], nxt + t, torch.tensor([P + t], device=dev), mask, cache)
+        logits = self.step(tok[:, None], nxt[:, t:t + 1], where[t:t + 1], mask, cache)
     if streamer is not None: streamer.end()
+    self._state = None
     out = out[:, :t + 1]
     hit = torch.isin(out, stop_t).int()
     return out, ((hit.cumsum(1) - hit) == 0).long()

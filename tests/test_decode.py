@@ -120,3 +120,30 @@ def test_the_harness_generates_through_the_static_decoder_with_the_same_answers(
     lm2 = harness_lm(load_model('preset:llama-tiny', tok, seed=0).eval(), tok, batch_size=3)
     lm2._model_generate(ctx, ctx.shape[1] + 4, ['\n\nUser:'], do_sample=False)   # several tokens: lm-eval's own path
     assert decoder_for(lm2.model).caches == {}
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason='CUDA graphs need a GPU')
+def test_the_captured_graph_gives_the_eager_tokens_and_sees_weight_updates(tok):
+    "On a GPU the decode step is the compiled step's CUDA graph: the same greedy tokens as the compiled step called directly (the same kernels), under bf16 autocast too; after an in-place update of the LoRA weights (an optimizer step) and after weights moved, the graph decodes with the new weights."
+    model = nudged_peft(tok).cuda().eval()
+    ids, am = (x.cuda() for x in _left_pad(tok, prompt_ids(tok)))
+    eager, graph = StaticDecoder(model, compile=True), StaticDecoder(model, compile=True)
+    eager.replay = lambda *a: eager._step(*a)                                   # the compiled step itself, every weight read afresh
+    run = lambda d: d.sample(ids, am, 24, 0.0, 1.0, [-5], tok.pad_token_id)
+    for autocast in (False, True):
+        with torch.autocast('cuda', dtype=torch.bfloat16, enabled=autocast):
+            a, b = run(eager), run(graph)
+            assert torch.equal(a[0], b[0]), autocast
+            with torch.no_grad():
+                for n, p in model.named_parameters():
+                    if 'lora_B' in n: p.mul_(-3.0)                       # in place: the graph's addresses stay valid
+            c, d = run(eager), run(graph)
+            assert not torch.equal(c[0], a[0]) and torch.equal(c[0], d[0]), autocast
+    graphs = [getattr(c, '_azllm_graph', None) for c in graph.caches.values()]
+    assert all(g is not None for g in graphs) and len(graphs) == 2          # one cache (and graph) per autocast state
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if 'lora_A' in n: p.data = p.data * 0.5                          # weights moved: a new graph, the new weights
+    assert torch.equal(run(eager)[0], run(graph)[0])
+    now = tuple(p.data_ptr() for p in model.parameters())
+    assert [c._azllm_graph[0][3] == now for c in graph.caches.values()] == [False, True]   # the bf16 graph still holds the old addresses
