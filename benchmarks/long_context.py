@@ -299,6 +299,36 @@ def markdown_table(res:dict) -> str:
     return '\n'.join(out)
 
 
+
+def projection(res:dict, shape:str, lengths:list[int], offload_from:int=131072) -> list[dict]:
+    """Lengths past the measured ones: the estimate's GPU and host floors, and a step time fitted to the measured azllm steps of
+    `shape` on one GPU (seconds = a*L + b*L^2, least squares through the origin: the linear layers and the attention), one row per length.
+    An extrapolation, not a measurement; `fit_from` names the lengths it rests on."""
+    ok = sorted((r for r in res['rows'] if r['shape'] == shape and r['path'] == 'azllm' and r['gpus'] == 1 and r['status'] == 'ok'
+                 and r.get('card') and r.get('step_s')), key=lambda r: r['seq_len'])
+    fit = None
+    if len(ok) >= 2:
+        xs = [(r['seq_len'], r['seq_len'] ** 2) for r in ok]; ys = [r['step_s'] for r in ok]
+        s11, s12, s22 = (sum(x[i] * x[j] for x in xs) for i, j in ((0, 0), (0, 1), (1, 1)))
+        b1, b2 = (sum(x[i] * y for x, y in zip(xs, ys)) for i in (0, 1))
+        det = s11 * s22 - s12 * s12
+        fit = ((s22 * b1 - s12 * b2) / det, (s11 * b2 - s12 * b1) / det)
+    out = []
+    for L in lengths:
+        e = estimate(shape, L, offload_from)
+        out.append(dict(seq_len=L, gpu_gib=e['estimate_gib'], host_gib=e['estimate_host_gib'],
+                        step_s=None if fit is None else fit[0] * L + fit[1] * L * L, fit_from=[r['seq_len'] for r in ok], card=ok[-1]['card'] if ok else None))
+    return out
+
+
+def projection_table(rows:list[dict]) -> str:
+    "The projection as Markdown: length, GPU and host floors, the fitted step time."
+    out = ['| tokens per sequence | estimate GiB (GPU) | host GiB (offloaded inputs) | step, extrapolated |', '|---|---|---|---|']
+    for r in rows:
+        t = '—' if r['step_s'] is None else f"{r['step_s'] / 60:.1f} min" if r['step_s'] >= 120 else f"{r['step_s']:.0f} s"
+        out.append(f"| {r['seq_len']:,} | {r['gpu_gib']:.1f} | {r['host_gib']:.0f} | {t} |")
+    return '\n'.join(out)
+
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest='cmd', required=True)

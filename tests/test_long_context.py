@@ -80,6 +80,11 @@ def test_the_long_context_benchmark_plans_its_trials_and_renders(tmp_path):
     table = b['markdown_table'](res).splitlines()
     assert table[2] == '| 1b | azllm | H100 | 32,768 | 1,000 | 20.0 | 18.0 | 65,536: oom |'
     assert table[3] == '| 1b | Hugging Face | H100 | 16,384 | 1,000 | 10.0 | 20.0 | 32,768: oom |'
+    for r in rows: r['step_s'] = 1e-5 * r['seq_len'] + 1e-10 * r['seq_len'] ** 2                  # the fit recovers a known curve
+    far = b['projection'](res, '1b', [1 << 20])[0]
+    assert far['fit_from'] == [16384, 32768] and abs(far['step_s'] - (1e-5 * 2 ** 20 + 1e-10 * 2 ** 40)) < 1e-6 * far['step_s']
+    assert far['gpu_gib'] > e[2] and far['host_gib'] == 128                # 16 layers x 1M tokens x 2048 x 4 bytes, offloaded
+    assert b['projection_table']([far]).splitlines()[2].startswith('| 1,048,576 |')
     f = tmp_path/'r.json'; f.write_text(__import__('json').dumps(res))
     b['cmd_render'](type('A', (), dict(results=str(f), figure=None, table=None)))
     assert (tmp_path/'r.png').stat().st_size > 5000 and (tmp_path/'r.md').read_text().startswith('| shape |')
