@@ -14,17 +14,33 @@ DATA = ROOT/'data_samples'
 
 
 # The slowest checks, run by CI in a leg of their own after the test command (`pytest -m extended`), not by tests/run.sh:
-# the bundled task files checked item by item (they change only when their builder runs) and the real-weights quickstart
-# end to end (its stages are tested one by one in the test command). About six minutes of one core on an idle machine.
+# the bundled task files checked item by item (they change only when their builder runs), the real-weights quickstart
+# end to end (its stages are tested one by one in the test command), and five checks whose path the test command covers
+# another way:
+# - a silent S3 endpoint under the default timeouts: 2 tries x 20 s of waiting (the same path with a 1 s timeout stays);
+# - CPT under DDP and FSDP2 against one process (the same launchers and comparison stay in the SFT twin, FSDP2 on CPT in
+#   test_sequence_parallel.py, each rank's halved state in test_memory.py);
+# - SmolLM2 with an extended tokenizer through CPT and GGUF (its CPT with its own tokenizer, its SFT and the GGUF tests stay);
+# - the GGUF round trip of Llama 3's tokenizer in q8_0 (its f16 twin checks that tokenizer's file, the custom q8_0 the type);
+# - lm-eval's own `lm_eval` command on the bundled tasks (lm-eval's entry point, about 13 s indexing its own task set; the
+#   same log-likelihoods through lm-eval in-process, and the tasks loaded from another directory, stay).
+# About nine minutes of one core on an idle machine. The two GGUF checks also run in CI's llama.cpp leg (its `-k ... extended`
+# selects this marker), where llama.cpp reads the files too. An entry names a test (every parameter) or one case (`name[id]`).
 EXTENDED = {'test_tasks.py::test_untrained_model_scores_at_chance_on_every_item',
             'test_tasks.py::test_task_data_is_what_the_build_script_writes',
             'test_tasks.py::test_near_duplicate_definition_and_none_in_the_tasks',
-            'test_real_weights.py::test_the_quickstart_on_real_weights_answers_before_and_after'}
+            'test_real_weights.py::test_the_quickstart_on_real_weights_answers_before_and_after',
+            'test_s3.py::test_a_silent_endpoint_fails_fast_in_one_line[defaults]',
+            'test_engine.py::test_cpt_ddp_and_fsdp2_match_one_process',
+            'test_real_weights.py::test_an_extended_tokenizer_starts_its_new_rows_from_their_pieces',
+            'test_gguf.py::test_round_trip_through_transformers[llama3-q8_0]',
+            'test_tasks.py::test_lm_eval_command_runs_the_headline_tag_from_another_directory'}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if f"{Path(str(item.fspath)).name}::{item.originalname}" in EXTENDED: item.add_marker(pytest.mark.extended)
+        f = Path(str(item.fspath)).name
+        if f"{f}::{item.originalname}" in EXTENDED or f"{f}::{item.name}" in EXTENDED: item.add_marker(pytest.mark.extended)
 
 
 def azllm(*args, cwd=None):

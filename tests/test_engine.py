@@ -56,12 +56,14 @@ def train_here(cfg, *overrides):
 
 def three_ways(cfg, tmp_path, ddp=(), fsdp=()):
     """The same global batch as 1 process × grad_accum 2 (this one), DDP × 2 and FSDP2 × 2, each started as a user starts
-    it: `azllm train --nproc 2`, through torchrun (strategy auto) and through accelerate (strategy fsdp2). `ddp`/`fsdp`: more overrides."""
+    it: `azllm train --nproc 2`, through torchrun (strategy auto) and through accelerate (strategy fsdp2). `ddp`/`fsdp`: more overrides.
+    `azllm train --nproc 2` itself runs in this process (its launcher and the two training processes are real processes)."""
     train_here(cfg)
     for run, launcher, strategy, more in (('ddp', 'torchrun', 'auto', ddp), ('fsdp', 'accelerate', 'fsdp2', fsdp)):
-        r = launch(sys.executable, '-m', 'azllm.cli', 'train', cfg, f'output_dir={tmp_path/run}', 'grad_accum=1', f'strategy={strategy}',
-                   *more, '--nproc', '2', '--launcher', launcher)
-        assert 'azllm: launching 2 processes' in r.stderr
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv('OMP_NUM_THREADS', '1')                        # inherited by the launcher's processes
+            r = azllm_in('train', cfg, f'output_dir={tmp_path/run}', 'grad_accum=1', f'strategy={strategy}', *more, '--nproc', '2', '--launcher', launcher)
+        assert r.returncode == 0 and 'azllm: launching 2 processes' in r.stderr, (r.returncode, r.stderr[-3000:])
         s = json.loads((tmp_path/run/'summary.json').read_text())
         assert s['world_size'] == 2 and s['strategy'] == ('ddp' if strategy == 'auto' else strategy), (run, s['strategy'])
     one = losses(tmp_path/'one')

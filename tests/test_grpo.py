@@ -115,10 +115,11 @@ def test_shipped_grpo_recipes_validate():
 
 
 @pytest.mark.slow
-def test_grpo_under_ddp_on_two_processes_with_a_user_reward(tmp_path, tok):
-    "`azllm train grpo.yml --nproc 2 --reward-module M`: both processes sample, score with M's reward (passed on to them) and meet in DAPO's token count."
-    import json, os, subprocess
-    from conftest import ROOT
+def test_grpo_under_ddp_on_two_processes_with_a_user_reward(tmp_path, tok, monkeypatch):
+    """`azllm train grpo.yml --nproc 2 --reward-module M`: both processes sample, score with M's reward (passed on to them) and meet in
+    DAPO's token count. The command itself runs in this process; torchrun and its two training processes are real."""
+    import json, os
+    from conftest import ROOT, azllm_in
     (tmp_path/'mods').mkdir()
     (tmp_path/'mods'/'my_az_rewards.py').write_text("def short(completions, **_):\n    return [1.0 / (1 + len(c.split())) for c in completions]\n")
     load_model('preset:llama-tiny', tok).save_pretrained(tmp_path/'base'); tok.save_pretrained(tmp_path/'base')
@@ -126,10 +127,10 @@ def test_grpo_under_ddp_on_two_processes_with_a_user_reward(tmp_path, tok):
                valid_data=str(DATA/'az_math'/'valid.jsonl'), max_steps=2, micro_batch=1, num_generations=2, max_new_tokens=4, seq_len=256,
                lora_r=4, lora_alpha=8, eval_rows=4, log_every=1, tensorboard=False, rewards={'short': 1.0, 'answer_format': 0.5})
     (tmp_path/'grpo.yml').write_text(yaml.safe_dump(cfg))
-    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(tmp_path/'mods'), str(ROOT)]), 'OMP_NUM_THREADS': '1'}
-    r = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(tmp_path/'grpo.yml'), '--nproc', '2', '--reward-module', 'my_az_rewards'],
-                       env=env, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stderr[-3000:]
+    monkeypatch.setenv('PYTHONPATH', os.pathsep.join([str(tmp_path/'mods'), str(ROOT)])); monkeypatch.setenv('OMP_NUM_THREADS', '1')   # the processes'
+    monkeypatch.syspath_prepend(str(tmp_path/'mods'))                                                                                 # and this one's
+    r = azllm_in('train', tmp_path/'grpo.yml', '--nproc', '2', '--reward-module', 'my_az_rewards')
+    assert r.returncode == 0 and 'azllm: launching 2 processes' in r.stderr, r.stderr[-3000:]
     s = json.loads((tmp_path/'run'/'summary.json').read_text())
     assert s['world_size'] == 2 and s['strategy'] == 'ddp'
     recs = [json.loads(l) for l in open(tmp_path/'run'/'log.jsonl')]

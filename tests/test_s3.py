@@ -32,12 +32,13 @@ def test_missing_backend_is_one_line(monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures('one_thread')                  # the in-process runs on one thread, as the killed process
 def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
     "CPT with checkpoint_dir on S3, killed with SIGKILL mid-run, resumes from S3 (never from a half-uploaded step) and reproduces the uninterrupted losses."
     import signal, time
-    from test_engine import write_cfg, losses, launch, TOL
+    from test_engine import write_cfg, losses, train_here, TOL
     kw = dict(seq_len=128, micro_batch=4, grad_accum=1, max_steps=20, save_every=4, keep_last=2)
-    launch(sys.executable, '-m', 'azllm.cli', 'train', write_cfg(tmp_path/'full.yml', small_tokenizer, tmp_path/'full', **kw))
+    train_here(write_cfg(tmp_path/'full.yml', small_tokenizer, tmp_path/'full', **kw))   # uninterrupted, in this process: only the killed run needs one
     killed, remote = tmp_path/'killed', f'{s3_server.url}/run'
     cfg = write_cfg(tmp_path/'cpt.yml', small_tokenizer, killed, checkpoint_dir=remote, **kw)
     p = subprocess.Popen([sys.executable, '-m', 'azllm.cli', 'train', cfg], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -56,7 +57,7 @@ def test_cpt_resumes_from_s3(tmp_path, small_tokenizer, s3_server):
     assert not (killed/'checkpoints').exists()                      # the checkpoints went to S3, not to the run directory
     resumed_from = int(done[-1].rsplit('_', 1)[1])
     s3_server.fs.pipe(f'{s3_server.bucket}/run/step_000019/.metadata', b'half-uploaded')   # newer, but never committed
-    launch(sys.executable, '-m', 'azllm.cli', 'train', cfg)        # resume: auto, from S3; the half-uploaded step is not taken
+    train_here(cfg)                                                # resume (in this process): auto, from S3; the half-uploaded step is not taken
     full, again = losses(tmp_path/'full'), losses(killed)
     assert resumed_from < 20 and sorted(again) == list(range(1, 21))
     for s in range(resumed_from + 1, 21): assert again[s] == pytest.approx(full[s], rel=TOL), s
@@ -92,7 +93,7 @@ def _silent_endpoint(monkeypatch):
     return srv
 
 
-@pytest.mark.parametrize('overrides, bound', [(['storage_read_timeout_s=1', 'storage_tries=1'], 10), ([], 60)])
+@pytest.mark.parametrize('overrides, bound', [(['storage_read_timeout_s=1', 'storage_tries=1'], 10), ([], 60)], ids=['timeout-1s', 'defaults'])
 def test_a_silent_endpoint_fails_fast_in_one_line(tmp_path, small_tokenizer, monkeypatch, capsys, overrides, bound):
     "`azllm data prepare` on an s3:// corpus whose endpoint accepts and never answers: exit 2 within `bound` seconds (the defaults: 2 tries x 20 s), one line naming the URL and the setting to raise."
     import time

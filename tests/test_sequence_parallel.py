@@ -224,17 +224,19 @@ def test_bad_degrees_are_one_line(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures('one_thread')                  # the in-process run on one thread, as the two processes
 def test_azllm_train_with_sequence_parallel_2(tmp_path, small_tokenizer):
     "`azllm train CONFIG sequence_parallel=2 --nproc 2` (torchrun, gloo): trains, and its losses and validation loss equal one process's."
+    from conftest import azllm_in
     root = Path(__file__).parent.parent
     common = ['configs/cpt_tiny_base.yml', f'tokenizer={small_tokenizer}', 'max_steps=3', 'seq_len=64', 'micro_batch=2', 'grad_accum=1',
               'eval_every=0', 'eval_rows=8', 'save_every=3']    # no doc_mask: rows without position ids (the unit tests pack documents)
-    env = {**os.environ, 'OMP_NUM_THREADS': '1'}
-    one = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', *common, f'output_dir={tmp_path/"one"}'], capture_output=True, text=True, cwd=root, env=env)
+    one = azllm_in('train', *common, f'output_dir={tmp_path/"one"}', cwd=root)        # one process: this one
     assert one.returncode == 0, one.stderr[-3000:]
-    sp = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', *common, f'output_dir={tmp_path/"sp"}', 'sequence_parallel=2', '--nproc', '2'],
-                        capture_output=True, text=True, cwd=root, env=env)
-    assert sp.returncode == 0, sp.stderr[-3000:]
+    with pytest.MonkeyPatch.context() as mp:                 # `azllm train --nproc 2` in this process; torchrun and its 2 processes are real
+        mp.setenv('OMP_NUM_THREADS', '1')
+        sp = azllm_in('train', *common, f'output_dir={tmp_path/"sp"}', 'sequence_parallel=2', '--nproc', '2', cwd=root)
+    assert sp.returncode == 0 and 'azllm: launching 2 processes' in sp.stderr, sp.stderr[-3000:]
     s = json.loads((tmp_path/'sp'/'summary.json').read_text())
     assert s['world_size'] == 2 and s['sequence_parallel'] == 2
     losses = lambda run: [r['loss'] for r in map(json.loads, open(tmp_path/run/'log.jsonl')) if 'loss' in r]
