@@ -155,13 +155,19 @@ def row_trl(row:str, a) -> dict:
 
 
 def summarize(rows:dict) -> dict:
+    "Speed-ups between rows of one run (one machine); a pair from two runs is kept apart, under a key ending in `_across_runs`."
     ok = {k: r for k, r in rows.items() if 'error' not in r}
     out = {}
-    if 'gen_engine' in ok and 'gen_hf' in ok: out['generation_speedup'] = ok['gen_engine']['tok_per_s'] / ok['gen_hf']['tok_per_s']
-    if 'gen_engine_eager' in ok and 'gen_hf' in ok: out['generation_speedup_eager'] = ok['gen_engine_eager']['tok_per_s'] / ok['gen_hf']['tok_per_s']
-    if 'grpo_azllm' in ok:
-        for t in ('grpo_trl', 'grpo_trl_static'):
-            if t in ok: out[f'step_speedup_over_{t[5:]}'] = ok[t]['step_s'] / ok['grpo_azllm']['step_s']
+    def ratio(key, num, den, f):
+        if num in ok and den in ok:
+            out[key + ('' if ok[num].get('run') == ok[den].get('run') else '_across_runs')] = f(ok[num], ok[den])
+    ratio('generation_speedup', 'gen_engine', 'gen_hf', lambda a, b: a['tok_per_s'] / b['tok_per_s'])
+    ratio('generation_speedup_eager', 'gen_engine_eager', 'gen_hf', lambda a, b: a['tok_per_s'] / b['tok_per_s'])
+    for t in ('grpo_trl', 'grpo_trl_static'): ratio(f'step_speedup_over_{t[5:]}', t, 'grpo_azllm', lambda a, b: a['step_s'] / b['step_s'])
+    same = [t for t in ('grpo_trl', 'grpo_trl_static') if t in ok and 'grpo_azllm' in ok and ok[t].get('run') == ok['grpo_azllm'].get('run')]
+    if same:                                                    # the strongest TRL row of the azllm row's run
+        best = min(same, key=lambda t: ok[t]['step_s'])
+        out.update(strongest_trl=best, step_speedup_over_strongest_trl=ok[best]['step_s'] / ok['grpo_azllm']['step_s'])
     return out
 
 
@@ -173,23 +179,25 @@ def markdown_tables(path:str|Path) -> str:
     label = 'CPU check at a tiny shape: checks the script, not a speed figure' if res.get('tiny') else res.get('machine', '')
     gen = {k: r for k, r in res['rows'].items() if k.startswith('gen_')}
     step = {k: r for k, r in res['rows'].items() if k.startswith('grpo_')}
-    lines = [f"*{label}* — `{res['command']}`", '']
+    runs = res.get('runs') or [dict(command=res['command'], machine=res.get('machine', ''))]
+    tag = (lambda r: f" (run {r.get('run', 0) + 1})") if len(runs) > 1 else (lambda r: '')
+    lines = [f"*{label}*", ''] + [f"- run {i + 1}: {x.get('machine', '')}, {x.get('date', '')} — `{x['command']}`".replace(', —', ' —') for i, x in enumerate(runs)] + ['']
     if gen:
         lines += ['| sampler | tokens/s | batch | new tokens | warm-up s | peak GiB |', '|---|---:|---:|---:|---:|---:|']
         for k, r in gen.items():
             if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | | |"); continue
             peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
-            lines.append(f"| {k} | {r['tok_per_s']:,.0f} | {r['batch']} | {r['max_new_tokens']} | {r['warmup_s']:.1f} | {peak} |")
+            lines.append(f"| {k}{tag(r)} | {r['tok_per_s']:,.0f} | {r['batch']} | {r['max_new_tokens']} | {r['warmup_s']:.1f} | {peak} |")
         lines.append('')
     if step:
         lines += ['| GRPO step | seconds/step (median) | completions/step | peak GiB | steps |', '|---|---:|---:|---:|---:|']
         for k, r in step.items():
             if 'error' in r: lines.append(f"| {k} | failed: {r['error'][:80]} | | | |"); continue
             peak = f"{r['peak_gib']:.1f}" if r.get('peak_gib') is not None else '—'
-            lines.append(f"| {k} | {r['step_s']:.2f} | {r['completions_per_step']} | {peak} | {len(r['steps_s'])} |")
+            lines.append(f"| {k}{tag(r)} | {r['step_s']:.2f} | {r['completions_per_step']} | {peak} | {len(r['steps_s'])} |")
     s = res.get('summary', {})
-    said = [f"{name} {s[k]:.2f}x" for k, name in (('generation_speedup', 'sampler vs generate:'), ('step_speedup_over_trl', 'GRPO step vs TRL:'),
-                                                   ('step_speedup_over_trl_static', "vs TRL's static cache:")) if k in s]
+    said = [f"{name} {s[k]:.2f}x" for k, name in (('generation_speedup', 'sampler vs generate:'), ('generation_speedup_across_runs', 'sampler vs generate (two runs):'),
+                                                   ('step_speedup_over_trl', 'GRPO step vs TRL:'), ('step_speedup_over_trl_static', "vs TRL's static cache:")) if k in s]
     if said: lines += ['', '; '.join(said) + '.']
     return '\n'.join(lines)
 
@@ -219,11 +227,14 @@ def main():
     make_model(Path(a.model_dir), a.preset)
     import torch, transformers, peft
     old = json.loads(Path(a.out).read_text()) if Path(a.out).exists() else {}
-    res = dict(command='python benchmarks/grpo_throughput.py ' + ' '.join(sys.argv[1:]), tiny=a.tiny,
-               machine=torch.cuda.get_device_name() if torch.cuda.is_available() else f'CPU ({os.cpu_count()} cores)',
-               versions={m.__name__: m.__version__ for m in (torch, transformers, peft)}, model=a.preset,
-               settings={k: getattr(a, k) for k in FULL}, rewards=rewards_of(a), rows=dict(old.get('rows', {})))
-    try: res['versions']['trl'] = __import__('trl').__version__
+    runs = old.get('runs') or ([dict(command=old['command'], machine=old.get('machine'), versions=old.get('versions'))] if old else [])
+    kept = {k: dict(r, run=r.get('run', 0)) for k, r in old.get('rows', {}).items()}      # rows of earlier runs say which run made them
+    me = dict(command='python benchmarks/grpo_throughput.py ' + ' '.join(sys.argv[1:]), date=time.strftime('%Y-%m-%d', time.gmtime()),
+              machine=torch.cuda.get_device_name() if torch.cuda.is_available() else f'CPU ({os.cpu_count()} cores)',
+              versions={m.__name__: m.__version__ for m in (torch, transformers, peft)})
+    res = dict(command='; '.join(x['command'] for x in runs + [me]), tiny=a.tiny, machine=me['machine'], versions=me['versions'], model=a.preset,
+               settings={k: getattr(a, k) for k in FULL}, rewards=rewards_of(a), runs=runs + [me], rows=kept)
+    try: me['versions']['trl'] = __import__('trl').__version__
     except ImportError: pass
     start = time.time()
     for row in a.rows.split(','):
@@ -240,7 +251,7 @@ def main():
                 p = subprocess.run(argv, capture_output=True, text=True, timeout=a.row_timeout)
                 r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else dict(error=(p.stderr.strip().splitlines() or [''])[-1][:400], stderr_tail=p.stderr[-3000:])
         except subprocess.TimeoutExpired: r = dict(error=f'timed out after {a.row_timeout} s')
-        r['wall_s'] = time.time() - t0
+        r['wall_s'], r['run'] = time.time() - t0, len(res['runs']) - 1
         res['rows'][row] = r
         print(row, json.dumps({k: v for k, v in r.items() if k not in ('losses', 'reward', 'completion_len', 'stderr_tail', 'steps_s')})[:500], flush=True)
         res['summary'] = summarize(res['rows'])

@@ -178,3 +178,17 @@ def test_grpo_sigkill_then_resume_reproduces_the_run(tmp_path, tok, capsys):
         assert sorted(want) == [1, 2, 3, 4] and again.keys() >= want.keys(), key
         for s in want: assert again[s] == pytest.approx(want[s], rel=1e-5, abs=1e-7), (key, s)
     assert len(set(logged('full', 'reward').values())) > 1                         # the samples differ from step to step
+
+
+def test_the_throughput_summary_compares_rows_of_one_run_and_names_the_strongest_baseline():
+    "benchmarks/grpo_throughput.py: a speed-up between rows of two runs (two machines) is kept apart; the GRPO step is compared with the faster TRL row of its own run."
+    import runpy
+    from conftest import ROOT
+    b = runpy.run_path(str(ROOT/'benchmarks'/'grpo_throughput.py'))
+    rows = dict(gen_hf=dict(tok_per_s=100.0, run=0), gen_engine=dict(tok_per_s=400.0, run=1), grpo_azllm=dict(step_s=2.0, run=1),
+                grpo_trl=dict(step_s=10.0, run=1), grpo_trl_static=dict(step_s=8.0, run=1))
+    s = b['summarize'](rows)
+    assert s['generation_speedup_across_runs'] == 4.0 and 'generation_speedup' not in s
+    assert s['strongest_trl'] == 'grpo_trl_static' and s['step_speedup_over_strongest_trl'] == 4.0 and s['step_speedup_over_trl'] == 5.0
+    rows['grpo_trl_static']['run'] = 0                                # a faster baseline from another machine is not the one compared
+    assert b['summarize'](rows)['strongest_trl'] == 'grpo_trl' and 'step_speedup_over_trl_static_across_runs' in b['summarize'](rows)
