@@ -11,7 +11,7 @@ import torch
 from fastcore.basics import patch_to
 
 # %% auto #0
-__all__ = ['DECODE_BUCKET', 'STOP_CHECK', 'cache_length', 'pick_next', 'StaticDecoder', 'decoder_for']
+__all__ = ['DECODE_BUCKET', 'STOP_CHECK', 'cache_length', 'pick_next', 'StaticDecoder', 'cache_counters', 'decoder_for']
 
 # %% ../nbs/22_decode.ipynb #1ad5126a
 DECODE_BUCKET = 128  # cache lengths round up to a multiple of this, so prompts of nearby lengths share one compiled step
@@ -44,6 +44,7 @@ class StaticDecoder:
                  keep:int=4, # caches kept for reuse (each batch x length has its own)
                 ):
         self.model, self.bucket, self.keep, self.caches, self._step, self._state = model, bucket, keep, {}, None, None
+        self.graph_on = 'cuda'                            # the device type whose decode steps are captured in CUDA graphs
         self.compile = next(model.parameters()).device.type == 'cuda' if compile is None else compile
         base = model.get_base_model() if hasattr(model, 'get_base_model') else model   # transformers 5.2x names the cache `cache`
         self.cache_kw = 'cache' if 'cache' in inspect.signature(type(base).forward).parameters else 'past_key_values'
@@ -68,7 +69,7 @@ class StaticDecoder:
 def step(self, *args) -> torch.Tensor:
     "One decode step: on a GPU the compiled step's CUDA graph for this cache (`replay`), on a CPU the compiled step, else eager."
     if self._step is None: self._step = torch.compile(self.forward, dynamic=False) if self.compile else self.forward
-    try: return self.replay(*args) if self._step is not self.forward and args[0].is_cuda else self._step(*args)
+    try: return self.replay(*args) if self._step is not self.forward and args[0].device.type == self.graph_on else self._step(*args)
     except Exception as e:
         if self._step is self.forward: raise
         warnings.warn(f"the compiled decode step failed ({type(e).__name__}: {str(e)[:200]}); decoding eagerly")
@@ -83,16 +84,23 @@ def state(self) -> tuple:
     dev = next(self.model.parameters()).device.type
     return (torch.is_autocast_enabled(dev), torch.get_autocast_dtype(dev), self.model.training, tuple(p.data_ptr() for p in self.model.parameters()))
 
+def cache_counters(cache) -> list[torch.Tensor]:
+    "The tensors a static cache counts its written tokens in (transformers 5 writes each call's keys at its own counter, not at `cache_position`)."
+    return [x for l in getattr(cache, 'layers', []) if isinstance(x := getattr(l, 'cumulative_length', None), torch.Tensor)]
+
 @patch_to(StaticDecoder)
 def capture(self, tok, pos, where, mask, cache) -> tuple:
-    "The compiled step captured in a CUDA graph on these inputs' copies (after two warm-up runs on a side stream, which write the same keys and values the step will): graph, inputs, logits."
-    inputs = [x.clone() for x in (tok, pos, where, mask)]
-    side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(2): self._step(*inputs, cache)
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph): logits = self._step(*inputs, cache)
+    "The compiled step captured in a CUDA graph on these inputs' copies, after two warm-up runs on a side stream: graph, inputs, logits. The cache's counters are put back afterwards, so the warm-ups leave the cache as they found it (the keys they wrote are written again)."
+    inputs, counters = [x.clone() for x in (tok, pos, where, mask)], [(x, x.clone()) for x in cache_counters(cache)]
+    try:
+        side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(2): self._step(*inputs, cache)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph): logits = self._step(*inputs, cache)
+    finally:                                                  # also when capture fails: the eager decoding that follows needs them
+        for x, before in counters: x.copy_(before)
     return graph, inputs, logits
 
 
@@ -132,7 +140,7 @@ def sample(self,
     out, done = torch.full((B, max_new_tokens), pad, dtype=torch.long, device=dev), torch.zeros(B, dtype=torch.bool, device=dev)
     stop_t = torch.tensor(stop, device=dev)
     nxt, where = pos[:, -1:] + 1 + torch.arange(max_new_tokens, device=dev), torch.arange(P, P + max_new_tokens, device=dev)   # each step's position, cache slot
-    self._state = self.state() if self.compile and dev.type == 'cuda' else None      # once per call: a graph made for other weights is made again
+    self._state = self.state() if self.compile and dev.type == self.graph_on else None      # once per call: a graph made for other weights is made again
     if streamer is not None: streamer.put(ids[0].cpu())
     for t in range(max_new_tokens):
         tok = pick_next(logits, temperature, top_p).masked_fill(done, pad)

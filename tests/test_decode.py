@@ -122,6 +122,53 @@ def test_the_harness_generates_through_the_static_decoder_with_the_same_answers(
     assert decoder_for(lm2.model).caches == {}
 
 
+def test_the_graph_bookkeeping_on_the_cpu_with_a_stand_in_for_cuda_graphs(tok, monkeypatch):
+    """What the decoder does around a CUDA graph, checked without one: a stand-in graph records the calls made while capturing and
+    runs them again at each replay, reading its inputs then, as a CUDA graph reads memory. The tokens equal plain decoding's, before
+    and after an in-place weight update; one capture per cache; a moved weight or another autocast state makes a new capture."""
+    import contextlib
+    made, capturing = [], []
+    class Graph:
+        def __init__(self): self.calls = []; made.append(self)
+        def replay(self):
+            for f in self.calls: f()
+    @contextlib.contextmanager
+    def graph(g): capturing.append(g); yield; capturing.pop()
+    class Stream:
+        def wait_stream(self, other): pass
+    monkeypatch.setattr(torch.cuda, 'CUDAGraph', Graph); monkeypatch.setattr(torch.cuda, 'graph', graph)
+    monkeypatch.setattr(torch.cuda, 'Stream', Stream); monkeypatch.setattr(torch.cuda, 'current_stream', lambda *a: Stream())
+    monkeypatch.setattr(torch.cuda, 'stream', lambda s: contextlib.nullcontext())
+    model = nudged_peft(tok).eval()
+    plain, d = StaticDecoder(model, compile=False), StaticDecoder(model, compile=False)
+    d.graph_on = 'cpu'
+    def step(*a):                                                            # the step, recorded while capturing
+        out = d.forward(*a)
+        if capturing: capturing[-1].calls.append(lambda: out.copy_(d.forward(*a)))
+        return out
+    d._step = step
+    args = (*_left_pad(tok, prompt_ids(tok)), 10, 0.0, 1.0, [-5], tok.pad_token_id)
+    assert torch.equal(d.sample(*args)[0], plain.sample(*args)[0]) and len(made) == 1
+    assert torch.equal(d.sample(*args)[0], plain.sample(*args)[0]) and len(made) == 1      # the cache's graph, replayed again
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if 'lora_B' in n: p.mul_(-3.0)
+    want = plain.sample(*args)[0]
+    assert torch.equal(d.sample(*args)[0], want) and len(made) == 1                        # in place: the same graph, the new weights
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if 'lora_A' in n: p.data = p.data * 0.5
+    assert torch.equal(d.sample(*args)[0], plain.sample(*args)[0]) and len(made) == 2      # moved: captured again
+    with torch.autocast('cpu', dtype=torch.bfloat16):
+        d.sample(*args)
+    assert len(made) == 3 and len(d.caches) == 2                                          # another autocast state: its own cache and graph
+    def refused(g): raise RuntimeError('capture refused')                                 # capture fails after the warm-ups wrote keys
+    monkeypatch.setattr(torch.cuda, 'graph', refused)
+    e = StaticDecoder(model, compile=False); e.graph_on, e._step = 'cpu', lambda *a: e.forward(*a)   # a step that is not the eager one
+    with pytest.warns(UserWarning, match='decoding eagerly'):
+        assert torch.equal(e.sample(*args)[0], plain.sample(*args)[0])                     # the cache as the warm-ups found it
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason='CUDA graphs need a GPU')
 def test_the_captured_graph_gives_the_compiled_steps_logits_and_sees_weight_updates(tok):
     """On a GPU the decode step is the compiled step's CUDA graph. Fed the same tokens, its logits equal the compiled step's
