@@ -181,7 +181,8 @@ def markdown_tables(path:str|Path) -> str:
     step = {k: r for k, r in res['rows'].items() if k.startswith('grpo_')}
     runs = res.get('runs') or [dict(command=res['command'], machine=res.get('machine', ''))]
     tag = (lambda r: f" (run {r.get('run', 0) + 1})") if len(runs) > 1 else (lambda r: '')
-    lines = [f"*{label}*", ''] + [f"- run {i + 1}: {x.get('machine', '')}, {x.get('date', '')} — `{x['command']}`".replace(', —', ' —') for i, x in enumerate(runs)] + ['']
+    lines = [f"*{label}*", ''] + [f"- run {i + 1}: {x.get('machine', '')}, {x.get('date', '')} — `{x['command']}`".replace(', —', ' —')
+                                  + (f" {x['note']}" if x.get('note') else '') for i, x in enumerate(runs)] + ['']
     if gen:
         lines += ['| sampler | tokens/s | batch | new tokens | warm-up s | peak GiB |', '|---|---:|---:|---:|---:|---:|']
         for k, r in gen.items():
