@@ -25,14 +25,14 @@ def main():
     ap.add_argument('--set', nargs='*', default=[], help='extra KEY=VALUE config overrides for the run')
     a = ap.parse_args()
     import torch, yaml
-    from benchmarks.grpo_throughput import FULL, TINY, CFG
+    from benchmarks.grpo_throughput import FULL, TINY, azllm_run_config
     from benchmarks.dpo_throughput import make_model
     import azllm.grpo as G, azllm.objectives as O, azllm.decode as D
     from azllm.cli import main as cli
     from azllm.rundir import read_log
     s = TINY if a.tiny else FULL
-    model_dir = Path(a.work)/f"model-{s['preset']}"
-    make_model(model_dir, s['preset'])
+    a.model_dir, a.micro_batch, a.generations, a.max_new_tokens = Path(a.work)/f"model-{s['preset']}", s['micro_batch'], s['generations'], s['max_new_tokens']
+    make_model(a.model_dir, s['preset'])
     cuda = torch.cuda.is_available()
     def now():
         if cuda: torch.cuda.synchronize()
@@ -69,28 +69,20 @@ def main():
         return r
     D.StaticDecoder.step, D.StaticDecoder.sample = step, sample
     out = Path(a.work)/'bench-breakdown'
-    import shutil; shutil.rmtree(out, ignore_errors=True)
-    rewards = {k: float(v) for k, v in (x.split('=') for x in a.rewards.split(','))}
-    over = dict(output_dir=str(out), model=str(model_dir), tokenizer=None, valid_data=None, max_steps=a.steps, warmup_steps=2, log_every=1,
-                save_every=10 * a.steps, eval_every=0, tensorboard=False, epochs=None, micro_batch=s['micro_batch'], num_generations=s['generations'],
-                max_new_tokens=s['max_new_tokens'], seq_len=max(512, s['max_new_tokens'] + 256), grad_accum=1, rewards=rewards)
-    for x in a.set: k, v = x.split('=', 1); over[k] = yaml.safe_load(v)
-    cfg = {**yaml.safe_load(CFG.read_text()), **over}
-    run_cfg = Path(a.work)/'bench-breakdown.yml'; run_cfg.write_text(yaml.safe_dump(cfg))
+    over, run_cfg = azllm_run_config(a, out, {k: yaml.safe_load(v) for k, v in (x.split('=', 1) for x in a.set)})
     rc = cli(['train', str(run_cfg)])
     log = [r for r in read_log(out) if 'loss' in r]
     prev = [0] + [r['tokens'] for r in log[:-1]]
     steps = [(r['tokens'] - t) / r['tok_per_s'] for r, t in zip(log, prev)]
-    per_step = {k: v for k, v in parts.items()}
-    known = [sum(v[i] for v in per_step.values() if i < len(v)) for i in range(len(steps))]
+    known = [sum(v[i] for v in parts.values() if i < len(v)) for i in range(len(steps))]
     res = dict(command='python benchmarks/grpo_breakdown.py ' + ' '.join(sys.argv[1:]), rc=rc, tiny=a.tiny,
                machine=torch.cuda.get_device_name() if cuda else f'CPU ({os.cpu_count()} cores)', torch=torch.__version__,
-               settings=dict(s, rewards=rewards, overrides=a.set), step_s=steps, parts_s=per_step,
+               settings=dict(s, rewards=over['rewards'], overrides=a.set), step_s=steps, parts_s=parts,
                rest_s=[st - k for st, k in zip(steps, known)], decode_steps=step_calls[0],
-               decode_s_per_token=[x / max(1, step_calls[0] / max(1, len(parts.get('sample', [1])))) for x in parts.get('sample', [])],
+               decode_s_per_token=[x * len(parts['sample']) / max(1, step_calls[0]) for x in parts.get('sample', [])],   # a call's seconds over its share of the steps
                micro_s=micro, peak_gib=max(r['peak_mem_gib'] for r in log) if log else None)
     med = lambda v: statistics.median(v[2:] or v)
-    res['median'] = dict(step=med(steps), **{k: med(v) for k, v in per_step.items()}, rest=med(res['rest_s']))
+    res['median'] = dict(step=med(steps), **{k: med(v) for k, v in parts.items()}, rest=med(res['rest_s']))
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(res, indent=1) + '\n')
     print(json.dumps(dict(median=res['median'], micro=micro, decode_steps=step_calls[0]), indent=1))

@@ -86,17 +86,22 @@ def rewards_of(a) -> dict:
     return {k: float(v) for k, v in (x.split('=') for x in a.rewards.split(','))}
 
 
-def row_azllm(a) -> dict:
-    "The real command on the shipped GRPO config with the model and step count; step seconds from its log.jsonl."
+def azllm_run_config(a, out:Path, extra:dict|None=None) -> tuple[dict, Path]:
+    "The shipped GRPO config with the benchmark's model, shapes, step count and rewards (and `extra` keys), written beside `out`, which starts empty."
     import yaml
-    from azllm.rundir import read_log
-    out = Path(a.work)/'bench-grpo_azllm'
     shutil.rmtree(out, ignore_errors=True)
     over = dict(output_dir=str(out), model=str(a.model_dir), tokenizer=None, valid_data=None, max_steps=a.steps, warmup_steps=2, log_every=1,
                 save_every=10 * a.steps, eval_every=0, tensorboard=False, epochs=None, micro_batch=a.micro_batch, num_generations=a.generations,
-                max_new_tokens=a.max_new_tokens, seq_len=max(512, a.max_new_tokens + 256), grad_accum=1, rewards=rewards_of(a))
-    cfg = {**yaml.safe_load(CFG.read_text()), **over}
-    run_cfg = Path(a.work)/'bench-grpo_azllm.yml'; run_cfg.write_text(yaml.safe_dump(cfg))
+                max_new_tokens=a.max_new_tokens, seq_len=max(512, a.max_new_tokens + 256), grad_accum=1, rewards=rewards_of(a), **(extra or {}))
+    run_cfg = out.with_suffix('.yml'); run_cfg.write_text(yaml.safe_dump({**yaml.safe_load(CFG.read_text()), **over}))
+    return over, run_cfg
+
+
+def row_azllm(a) -> dict:
+    "The real command on the shipped GRPO config with the model and step count; step seconds from its log.jsonl."
+    from azllm.rundir import read_log
+    out = Path(a.work)/'bench-grpo_azllm'
+    over, run_cfg = azllm_run_config(a, out)
     t0 = time.time()
     p = subprocess.run([sys.executable, '-m', 'azllm.cli', 'train', str(run_cfg)], capture_output=True, text=True, timeout=a.row_timeout)
     log = [r for r in read_log(out) if 'loss' in r] if (out/'log.jsonl').exists() else []

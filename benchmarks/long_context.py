@@ -308,11 +308,9 @@ def projection(res:dict, shape:str, lengths:list[int], offload_from:int=131072) 
                  and r.get('card') and r.get('step_s')), key=lambda r: r['seq_len'])
     fit = None
     if len(ok) >= 2:
-        xs = [(r['seq_len'], r['seq_len'] ** 2) for r in ok]; ys = [r['step_s'] for r in ok]
-        s11, s12, s22 = (sum(x[i] * x[j] for x in xs) for i, j in ((0, 0), (0, 1), (1, 1)))
-        b1, b2 = (sum(x[i] * y for x, y in zip(xs, ys)) for i in (0, 1))
-        det = s11 * s22 - s12 * s12
-        fit = ((s22 * b1 - s12 * b2) / det, (s11 * b2 - s12 * b1) / det)
+        import numpy as np
+        L = np.array([r['seq_len'] for r in ok], dtype=float)
+        fit = np.linalg.lstsq(np.stack([L, L * L], 1), np.array([r['step_s'] for r in ok]), rcond=None)[0].tolist()
     out = []
     for L in lengths:
         e = estimate(shape, L, offload_from)
